@@ -1,0 +1,267 @@
+"""The reader's marks (reviews read, items checked), kept on disk.
+
+Every mark carries the time it was made, so two instances writing the same file
+merge instead of overwriting each other: on save, the file on disk is read under
+a lock, the newer mark wins field by field, and the result is written atomically
+(temp file, fsync, rename, fsync of the folder). A file that cannot be read is
+moved aside, never overwritten, and the caller is told so it can warn the user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None  # type: ignore[assignment]
+
+FORMAT = "prdigest-tui/state"
+VERSION = 1
+
+
+class StateError(Exception):
+    """The state file exists but is not a state file we can read."""
+
+
+@dataclass
+class Mark:
+    value: bool
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"v": self.value, "t": self.at}
+
+
+@dataclass
+class ReviewMarks:
+    read: Mark | None = None
+    items: dict[str, Mark] = field(default_factory=dict)
+
+
+def _clock() -> float:
+    return time.time()
+
+
+class ReadState:
+    """Marks in memory, and the one place that reads and writes the state file.
+
+    `path=None` keeps marks in memory only (used when the state folder cannot
+    be written).
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.reviews: dict[str, ReviewMarks] = {}
+        self.saving = path is not None
+        self.warnings: list[str] = []
+        self._last = 0.0
+
+    # -- queries -------------------------------------------------------------
+
+    def is_read(self, review_key: str) -> bool:
+        marks = self.reviews.get(review_key)
+        return bool(marks and marks.read and marks.read.value)
+
+    def checked(self, review_key: str) -> frozenset[str]:
+        marks = self.reviews.get(review_key)
+        if not marks:
+            return frozenset()
+        return frozenset(key for key, mark in marks.items.items() if mark.value)
+
+    # -- changes -------------------------------------------------------------
+
+    def _now(self) -> float:
+        # Strictly increasing, so two marks in the same clock tick keep their order.
+        now = max(_clock(), self._last + 1e-6)
+        self._last = now
+        return now
+
+    def set_read(self, review_key: str, value: bool) -> None:
+        self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
+
+    def set_checked(self, review_key: str, item_key: str, value: bool) -> None:
+        marks = self.reviews.setdefault(review_key, ReviewMarks())
+        marks.items[item_key] = Mark(value, self._now())
+
+    # -- disk ----------------------------------------------------------------
+
+    def load(self) -> None:
+        """Read the state file; a broken one is moved aside with a warning."""
+        if self.path is None:
+            return
+        try:
+            self.reviews = _read(self.path)
+        except FileNotFoundError:
+            self.reviews = {}
+        except (OSError, StateError) as exc:
+            self.reviews = {}
+            self._set_aside(exc)
+
+    def save(self) -> bool:
+        """Merge with the file on disk and write atomically.
+
+        Returns True when marks from another instance were merged in, so the
+        caller knows to redraw. Failures become warnings; marks stay in memory.
+        """
+        if self.path is None or not self.saving:
+            return False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with _locked(self.path):
+                try:
+                    theirs = _read(self.path)
+                except FileNotFoundError:
+                    theirs = {}
+                except StateError as exc:
+                    self._set_aside(exc)
+                    theirs = {}
+                changed = _merge_into(self.reviews, theirs)
+                _write_atomic(self.path, _dump(self.reviews))
+            return changed
+        except OSError as exc:
+            self.saving = False
+            self.warnings.append(
+                f"Cannot save marks to {self.path}: {exc.strerror or exc}. Marks are kept until you quit."
+            )
+            return False
+
+    def _set_aside(self, exc: Exception) -> None:
+        assert self.path is not None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as move_error:
+            self.saving = False
+            self.warnings.append(
+                f"State file {self.path} is unreadable ({exc}) and could not be moved aside "
+                f"({move_error.strerror or move_error}); marks will not be saved."
+            )
+            return
+        self.warnings.append(f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks.")
+
+
+def _read(path: Path) -> dict[str, ReviewMarks]:
+    data = path.read_bytes()
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StateError(f"not valid JSON: {exc}") from exc
+    return _parse(doc)
+
+
+def _parse(doc: object) -> dict[str, ReviewMarks]:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise StateError("not a prdigest-tui state file")
+    if doc.get("version") != VERSION:
+        raise StateError(f"unknown state version {doc.get('version')!r}")
+    reviews = doc.get("reviews")
+    if not isinstance(reviews, dict):
+        raise StateError("`reviews` is not a mapping")
+    out: dict[str, ReviewMarks] = {}
+    for key, entry in reviews.items():
+        if not isinstance(entry, dict):
+            raise StateError(f"review {key!r} is not a mapping")
+        marks = ReviewMarks()
+        if entry.get("read") is not None:
+            marks.read = _mark(entry["read"])
+        items = entry.get("items", {})
+        if not isinstance(items, dict):
+            raise StateError(f"items of {key!r} are not a mapping")
+        marks.items = {item: _mark(value) for item, value in items.items()}
+        out[key] = marks
+    return out
+
+
+def _mark(raw: object) -> Mark:
+    if (
+        isinstance(raw, dict)
+        and isinstance(raw.get("v"), bool)
+        and isinstance(raw.get("t"), int | float)
+        and not isinstance(raw.get("t"), bool)
+    ):
+        return Mark(raw["v"], float(raw["t"]))
+    raise StateError(f"bad mark {raw!r}")
+
+
+def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "reviews": {
+            key: {
+                **({"read": marks.read.to_json()} if marks.read else {}),
+                "items": {item: mark.to_json() for item, mark in sorted(marks.items.items())},
+            }
+            for key, marks in sorted(reviews.items())
+        },
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
+
+
+def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
+    if theirs is None:
+        return ours
+    if ours is None or theirs.at > ours.at:
+        return theirs
+    return ours
+
+
+def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
+    """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value."""
+    changed = False
+    for key, their_marks in theirs.items():
+        mine = ours.setdefault(key, ReviewMarks())
+        read = _newer(mine.read, their_marks.read)
+        if read is not mine.read:
+            changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
+            mine.read = read
+        for item, their_mark in their_marks.items.items():
+            my_mark = mine.items.get(item)
+            best = _newer(my_mark, their_mark)
+            if best is not my_mark:
+                changed |= (my_mark.value if my_mark else False) != best.value  # type: ignore[union-attr]
+                mine.items[item] = best  # type: ignore[assignment]
+    return changed
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Serialise read-merge-write between instances with an advisory lock file."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)

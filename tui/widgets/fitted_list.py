@@ -1,0 +1,82 @@
+"""An OptionList whose rows are laid out for its current width.
+
+OptionList wraps prompts with Textual's word wrap, which pushes a whole run of
+Chinese to the next line. Rows here are wrapped by `tui.wrap` instead, so they
+are rebuilt when the width changes; that costs one pass over the rows on a
+resize, never on a key press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from textual import events
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ..wrap import Line, line_width, wrap
+
+
+def wrapped(
+    runs: Sequence[tuple[str, Hashable]],
+    width: int,
+    indent: int = 0,
+    right: Sequence[tuple[str, str]] = (),
+) -> list[Line]:
+    """Wrap runs with a hanging indent; `right` is set flush right on the last line."""
+    lines = wrap(runs, max(1, width - indent))
+    out: list[Line] = [lines[0]] + [[(" " * indent, ""), *line] for line in lines[1:]]
+    if right:
+        tail_width = sum(len(text) for text, _ in right)
+        last = out[-1]
+        used = line_width(last)
+        if used + tail_width + 1 <= width:
+            out[-1] = [*last, (" " * (width - used - tail_width), ""), *right]
+        else:
+            out.append([(" " * max(0, width - tail_width), ""), *right])
+    return out
+
+
+def to_content(lines: list[Line]) -> Content:
+    parts: list[tuple[str, str] | str] = []
+    for n, line in enumerate(lines):
+        if n:
+            parts.append("\n")
+        parts.extend((text, str(style or "")) for text, style in line)
+    return Content.assemble(*parts)
+
+
+class FittedList(OptionList):
+    """Subclasses supply rows through `build_options(width)`; this keeps them fitted."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self._fitted_width = -1
+
+    @property
+    def row_width(self) -> int:
+        return max(1, self.scrollable_content_region.width - 1)
+
+    def build_options(self, width: int) -> list[Option]:
+        raise NotImplementedError
+
+    def _selected_id(self) -> str | None:
+        option = self.highlighted_option
+        return option.id if option is not None else None
+
+    def refit(self, selected: str | None) -> None:
+        """Rebuild every row at the current width, keeping `selected` highlighted."""
+        self._fitted_width = self.row_width
+        options = self.build_options(self._fitted_width)
+        with self.prevent(OptionList.OptionHighlighted):
+            self.set_options(options)
+            ids = [option.id for option in options]
+            if selected is not None and selected in ids:
+                self.highlighted = ids.index(selected)
+            elif options and not options[0].disabled:
+                self.highlighted = 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.row_width != self._fitted_width:
+            self.refit(self._selected_id())

@@ -1,0 +1,356 @@
+"""The selected review, drawn with the line API.
+
+The review is laid out once per width into styled lines; `render_line` only
+slices them, so scrolling costs a screenful. Text goes through our own line
+breaker (`tui.wrap`) so Chinese wraps between characters, never mid-character.
+A cursor moves over the checklist (focus items and read-order steps); `space`
+toggles the item under it and the widget posts a message: the app owns state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from .. import words
+from ..model import CHECKABLE, Item, Review
+from ..text import code_refs, code_spans
+from ..wrap import wrap
+
+Runs = list[tuple[str, Hashable]]
+
+
+@dataclass
+class _Block:
+    """A paragraph to lay out: runs of (text, style name) behind a prefix."""
+
+    runs: Runs
+    prefix: Runs
+    item: int | None = None  # index into the checklist, for the cursor
+    fill: str | None = None  # a style for the whole line (focus items)
+    gap_before: int = 0
+
+
+@dataclass
+class _Line:
+    segments: list[Segment]
+    item: int | None
+    fill: Style | None
+
+
+class ReviewView(ScrollView, can_focus=True):
+    """Title, verdict, tags, summary, focus items, checklist, actions, caveats."""
+
+    COMPONENT_CLASSES = {
+        "review-view--title",
+        "review-view--meta",
+        "review-view--verdict-deep",
+        "review-view--verdict-quick",
+        "review-view--verdict-skim",
+        "review-view--verdict-skip",
+        "review-view--tag",
+        "review-view--note",
+        "review-view--heading",
+        "review-view--code",
+        "review-view--focus",
+        "review-view--focus-bar",
+        "review-view--box",
+        "review-view--checked",
+        "review-view--cursor",
+        "review-view--read",
+        "review-view--unread",
+        "review-view--dim",
+    }
+
+    BINDINGS = [
+        Binding(
+            "j,down",
+            "cursor(1)",
+            "Next item",
+            id="review.next",
+            tooltip="Move to the next checklist item",
+            show=False,
+        ),
+        Binding(
+            "k,up",
+            "cursor(-1)",
+            "Previous item",
+            id="review.previous",
+            tooltip="Move to the previous checklist item",
+            show=False,
+        ),
+        Binding(
+            "space",
+            "toggle_item",
+            "Check",
+            id="review.toggle",
+            tooltip="Check or uncheck the item under the cursor",
+        ),
+        Binding("pagedown", "page(1)", "Page down", id="review.page-down", show=False),
+        Binding("pageup", "page(-1)", "Page up", id="review.page-up", show=False),
+        Binding("home,g", "edge(-1)", "Top", id="review.top", show=False),
+        Binding("end,G", "edge(1)", "Bottom", id="review.bottom", show=False),
+    ]
+
+    @dataclass
+    class ItemToggled(Message):
+        """The reader checked or unchecked a checklist item."""
+
+        review_key: str
+        item_key: str
+        checked: bool
+
+    cursor: reactive[int] = reactive(0, layout=False, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.review: Review | None = None
+        self.checked: frozenset[str] = frozenset()
+        self.read = False
+        self.checklist: tuple[Item, ...] = ()
+        self._lines: list[_Line] = []
+        self._item_rows: dict[int, tuple[int, int]] = {}
+        self._layout_width = -1
+
+    # -- data in ---------------------------------------------------------------
+
+    def show(self, review: Review | None, checked: frozenset[str], read: bool) -> None:
+        """Show a review; keep scroll and cursor when it is the same review."""
+        same = review is not None and self.review is not None and review.key == self.review.key
+        cursor_key = self._cursor_key() if same else None
+        self.review, self.checked, self.read = review, checked, read
+        self.checklist = review.checklist if review else ()
+        if not same:
+            self.scroll_to(0, 0, animate=False, immediate=True)
+            self.set_reactive(ReviewView.cursor, 0)
+        elif cursor_key is not None:
+            keys = [item.key for item in self.checklist]
+            index = keys.index(cursor_key) if cursor_key in keys else self.cursor
+            self.set_reactive(ReviewView.cursor, min(index, max(0, len(keys) - 1)))
+        self._relayout()
+
+    def _cursor_key(self) -> str | None:
+        if 0 <= self.cursor < len(self.checklist):
+            return self.checklist[self.cursor].key
+        return None
+
+    # -- layout ----------------------------------------------------------------
+
+    def _blocks(self) -> list[_Block]:
+        review = self.review
+        if review is None:
+            return [_Block([(words.NO_REVIEW, "dim")], [(" ", None)])]
+        blocks: list[_Block] = []
+        pad = [(" ", None)]
+        blocks.append(_Block([(review.title, "title")], pad))
+        meta: Runs = [
+            (f" {words.VERDICT_WORDS.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
+        ]
+        for tag in review.tags:
+            meta += [("  ", None), (f"#{tag}", "tag")]
+        blocks.append(_Block(meta, pad))
+        state: Runs = [("✓ " + words.READ, "read") if self.read else ("● " + words.NOT_READ, "unread")]
+        if self.checklist:
+            done = sum(1 for item in self.checklist if item.key in self.checked)
+            state += [("  ", None), (f"{done}/{len(self.checklist)} checked", "meta")]
+        state += [("  ", None), (review.repo, "meta")]
+        if review.pr is not None:
+            state += [(f"#{review.pr}", "meta")]
+        if review.date:
+            state += [("  ", None), (review.date, "meta")]
+        blocks.append(_Block(state, pad))
+        if review.link:
+            blocks.append(_Block([(review.link, "meta")], pad))
+        if review.verdict_note:
+            blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
+        for paragraph in review.summary.split("\n\n"):
+            blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
+        index = 0
+        for section in ("focus", "read_order", "actions", "caveats"):
+            items = review.items(section)
+            if not items:
+                continue
+            heading: Runs = [(words.SECTION_HEADINGS[section], "heading")]
+            if section in CHECKABLE:
+                done = sum(1 for item in items if item.key in self.checked)
+                heading += [(f"  {done}/{len(items)}", "meta")]
+            blocks.append(_Block(heading, pad, gap_before=1))
+            for number, item in enumerate(items, 1):
+                text_style = "focus" if section == "focus" else None
+                runs = _styled(item.text, text_style)
+                extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
+                if extra:
+                    runs += [("  → ", "dim")]
+                    for n, ref in enumerate(extra):
+                        runs += [(", ", "dim")] if n else []
+                        runs += [(ref, "code")]
+                if section in CHECKABLE:
+                    mark = "[✓] " if item.key in self.checked else "[ ] "
+                    lead: Runs = [(mark, "checked" if item.key in self.checked else "box")]
+                    if section == "read_order":
+                        lead += [(f"{number}. ", "meta")]
+                    bar: Runs = [(" ▌", "focus-bar")] if section == "focus" else [("  ", None)]
+                    blocks.append(
+                        _Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
+                    )
+                    index += 1
+                else:
+                    blocks.append(_Block(runs, [("  • ", "dim")]))
+        return blocks
+
+    def _style(self, name: Hashable) -> Style:
+        if name is None:
+            return self._base
+        if name not in self._styles:
+            self._styles[name] = self.get_component_rich_style(f"review-view--{name}", partial=True)
+        return self._styles[name]
+
+    def _relayout(self) -> None:
+        width = self.scrollable_content_region.width
+        self._layout_width = width
+        self._styles: dict[Hashable, Style] = {}
+        self._base = Style()
+        lines: list[_Line] = []
+        rows: dict[int, tuple[int, int]] = {}
+        for block in self._blocks():
+            for _ in range(block.gap_before):
+                lines.append(_Line([], None, None))
+            fill = self._style(block.fill) if block.fill else None
+            prefix_width = sum(cell_len(text) for text, _ in block.prefix)
+            indent = [(" " * prefix_width, None)]
+            if block.prefix and block.prefix[0][1] == "focus-bar":
+                indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
+            start = len(lines)
+            for n, line in enumerate(wrap(block.runs, width - prefix_width - 1)):
+                runs = (block.prefix if n == 0 else indent) + line
+                segments = [self._segment(text, style, fill) for text, style in runs]
+                lines.append(_Line(segments, block.item, fill))
+            if block.item is not None:
+                rows[block.item] = (start, len(lines))
+        self._lines = lines
+        self._item_rows = rows
+        self.virtual_size = Size(width, len(lines))
+        self.refresh()
+
+    def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
+        rich_style = self._style(style)
+        if fill is not None:
+            rich_style = fill + rich_style
+        return Segment(text, rich_style)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.scrollable_content_region.width != self._layout_width:
+            self._relayout()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self._layout_width >= 0:
+            self._relayout()
+
+    # -- drawing ---------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        row = scroll_y + y
+        base = self.rich_style
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        line = self._lines[row]
+        strip = Strip(line.segments).crop_extend(scroll_x, scroll_x + width, line.fill)
+        if line.item is not None and line.item == self.cursor and self.has_focus:
+            strip = strip.apply_style(self.get_component_rich_style("review-view--cursor", partial=True))
+        return strip.apply_style(base)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        self._reveal_cursor()
+        self.refresh()
+
+    def _reveal_cursor(self) -> None:
+        if self.cursor not in self._item_rows:
+            return
+        start, end = self._item_rows[self.cursor]
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if start < top:
+            self.scroll_to(y=max(0, start - 1), animate=False)
+        elif end > top + height:
+            self.scroll_to(y=min(start - 1, end - height + 1), animate=False)
+
+    # -- actions ---------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        """Move over checklist items; past the first or last, scroll the text."""
+        target = self.cursor + step
+        if not self.checklist or not 0 <= target < len(self.checklist):
+            self.scroll_relative(y=step, animate=False)
+            return
+        start, end = self._item_rows.get(target, (0, 0))
+        top, height = self.scroll_offset.y, self.scrollable_content_region.height
+        # Text between here and the next item that is still off screen is
+        # scrolled into view first, so nothing is skipped.
+        if step > 0 and start > top + height and self.max_scroll_y > top:
+            self.scroll_relative(y=height - 1, animate=False)
+            return
+        if step < 0 and end < top and top > 0:
+            self.scroll_relative(y=-(height - 1), animate=False)
+            return
+        self.cursor = target
+
+    def action_page(self, direction: int) -> None:
+        self.scroll_relative(y=direction * max(1, self.scrollable_content_region.height - 1), animate=False)
+
+    def action_edge(self, direction: int) -> None:
+        if direction < 0:
+            self.scroll_home(animate=False)
+            if self.checklist:
+                self.cursor = 0
+        else:
+            self.scroll_end(animate=False)
+            if self.checklist:
+                self.cursor = len(self.checklist) - 1
+
+    def action_toggle_item(self) -> None:
+        if self.review is None or not 0 <= self.cursor < len(self.checklist):
+            self.app.bell()
+            return
+        item = self.checklist[self.cursor]
+        self.post_message(self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+
+    def on_click(self, event: events.Click) -> None:
+        row = self.scroll_offset.y + event.y
+        if not 0 <= row < len(self._lines):
+            return
+        item = self._lines[row].item
+        if item is None:
+            return
+        if item == self.cursor and event.x < 8:
+            self.action_toggle_item()
+        self.cursor = item
+
+
+def _styled(text: str, base: str | None) -> Runs:
+    """Runs for a text whose backticked spans are code."""
+    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
+
+
+def checklist_rows(view: ReviewView) -> Sequence[tuple[int, int]]:
+    """Rows each checklist item occupies; for tests and the app's mouse handling."""
+    return [view._item_rows[i] for i in sorted(view._item_rows)]

@@ -1,0 +1,80 @@
+"""The sidebar's tags: All, Unread, then every tag with unread/total counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from .. import words
+from ..model import ALL_TAG, UNREAD_TAG
+from .fitted_list import FittedList, to_content, wrapped
+
+
+@dataclass(frozen=True)
+class TagCount:
+    tag: str
+    unread: int
+    total: int
+
+
+def _label(tag: str) -> str:
+    if tag == ALL_TAG:
+        return words.ALL
+    if tag == UNREAD_TAG:
+        return words.UNREAD
+    return f"#{tag}"
+
+
+class TagList(FittedList):
+    """Tags as a virtualised list; highlighting one selects it."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", id="tags.down", tooltip="Next tag", show=False),
+        Binding("k", "cursor_up", "Up", id="tags.up", tooltip="Previous tag", show=False),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        """The highlighted tag changed."""
+
+        tag: str
+
+    @dataclass
+    class Opened(Message):
+        """Enter on a tag: go to its reviews."""
+
+        tag: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.counts: list[TagCount] = []
+
+    @property
+    def tags(self) -> list[str]:
+        return [count.tag for count in self.counts]
+
+    def show_counts(self, counts: list[TagCount], selected: str) -> None:
+        self.counts = counts
+        self.refit(selected)
+
+    def build_options(self, width: int) -> list[Option]:
+        options = []
+        for count in self.counts:
+            label = [(_label(count.tag), "bold" if count.unread else "")]
+            figure = [(f"{count.unread}/{count.total}", "$accent" if count.unread else "$text-muted")]
+            options.append(Option(to_content(wrapped(label, width, 2, figure)), id=count.tag))
+        return options
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.Chosen(event.option.id))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.Opened(event.option.id))
