@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -99,8 +100,8 @@ class PrDigestApp(App[None]):
         self.query_one(ReviewList).focus()
         self._warn()
 
-    def on_resize(self) -> None:
-        self.screen.set_class(self.size.width < NARROW, "-narrow")
+    def on_resize(self, event: events.Resize) -> None:
+        self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
 
     # -- data down ---------------------------------------------------------------
 
@@ -169,7 +170,7 @@ class PrDigestApp(App[None]):
         self._refresh_status()
 
     def watch_pane(self, pane: str) -> None:
-        self.screen.set_class(pane == "review", "-reading")
+        self.screen_stack[0].set_class(pane == "review", "-reading")
 
     # -- messages up -------------------------------------------------------------
 

@@ -175,19 +175,25 @@ def wrap(runs: Sequence[Run], width: int) -> list[Line]:
     lines: list[list[tuple[str, Hashable]]] = []
     line: list[tuple[str, Hashable]] = []
     used = 0
+    soft_break = False  # the current line began at a soft break
     for atom in _atoms(runs):
         if atom is None:
             lines.append(line)
             line, used = [], 0
+            soft_break = False
             continue
         if atom.space:
-            if line and used + atom.width <= width:
+            # Spaces that open a paragraph are kept (indentation); spaces where
+            # a line was broken are dropped.
+            if (line or not soft_break) and used + atom.width <= width:
                 line.extend(atom.chars)
                 used += atom.width
             elif line:
                 lines.append(line)
                 line, used = [], 0
+                soft_break = True
             continue
+        soft_break = False
         if used + atom.width <= width:
             line.extend(atom.chars)
             used += atom.width

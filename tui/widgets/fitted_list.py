@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from textual import events
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -76,6 +77,10 @@ class FittedList(OptionList):
                 self.highlighted = ids.index(selected)
             elif options and not options[0].disabled:
                 self.highlighted = 0
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Rich raises when asked to wrap at width 0; a squeezed list measures at 1.
+        return super().get_content_height(container, viewport, max(1, width))
 
     def on_resize(self, event: events.Resize) -> None:
         if self.row_width != self._fitted_width:

@@ -9,7 +9,7 @@ toggles the item under it and the widget posts a message: the app owns state.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -47,6 +47,7 @@ class _Line:
     segments: list[Segment]
     item: int | None
     fill: Style | None
+    box_end: int = 0  # cells up to the end of the checkbox, for mouse clicks
 
 
 class ReviewView(ScrollView, can_focus=True):
@@ -235,7 +236,7 @@ class ReviewView(ScrollView, can_focus=True):
             for n, line in enumerate(wrap(block.runs, width - prefix_width - 1)):
                 runs = (block.prefix if n == 0 else indent) + line
                 segments = [self._segment(text, style, fill) for text, style in runs]
-                lines.append(_Line(segments, block.item, fill))
+                lines.append(_Line(segments, block.item, fill, prefix_width))
             if block.item is not None:
                 rows[block.item] = (start, len(lines))
         self._lines = lines
@@ -335,15 +336,16 @@ class ReviewView(ScrollView, can_focus=True):
         self.post_message(self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
     def on_click(self, event: events.Click) -> None:
+        """A click on an item's box toggles it; elsewhere on the item moves the cursor."""
         row = self.scroll_offset.y + event.y
         if not 0 <= row < len(self._lines):
             return
-        item = self._lines[row].item
-        if item is None:
+        line = self._lines[row]
+        if line.item is None:
             return
-        if item == self.cursor and event.x < 8:
+        self.cursor = line.item
+        if event.x < line.box_end:
             self.action_toggle_item()
-        self.cursor = item
 
 
 def _styled(text: str, base: str | None) -> Runs:
@@ -351,6 +353,3 @@ def _styled(text: str, base: str | None) -> Runs:
     return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
 
 
-def checklist_rows(view: ReviewView) -> Sequence[tuple[int, int]]:
-    """Rows each checklist item occupies; for tests and the app's mouse handling."""
-    return [view._item_rows[i] for i in sorted(view._item_rows)]

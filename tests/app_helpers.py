@@ -1,0 +1,35 @@
+"""Shared helpers for app tests: build the app on real files, read the screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from tui.app import PrDigestApp
+from tui.locations import bundled_entries
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_app(tmp_path: Path, paths: list[Path] | None = None, state: Path | None = None) -> PrDigestApp:
+    return PrDigestApp(paths or [bundled_entries()], state or tmp_path / "state" / "state.json")
+
+
+def screen_text(app: App) -> str:
+    """What the terminal shows, as plain text, one line per row."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)
+
+
+def screen_segments(app: App) -> list[str]:
+    """Every text segment on screen, for checks on control characters."""
+    return [segment.text for strip in app.screen._compositor.render_strips() for segment in strip]
+
+
+def write_review(path: Path, title: str, *, tags: str = "[a]", verdict: str = "deep", extra: str = "") -> Path:
+    path.write_text(
+        f"title: {title}\nrepo: o/r\ntags: {tags}\nverdict: {verdict}\nsummary: s\n{extra}",
+        encoding="utf-8",
+    )
+    return path

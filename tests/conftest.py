@@ -1,0 +1,24 @@
+"""Shared fixtures. Every test runs with its own XDG folders and HOME under tmp_path,
+so no test reads or writes the real user's state, cache or config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+XDG_VARS = ("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """Point HOME and the XDG base folders at fresh folders under tmp_path."""
+    dirs = {name: tmp_path / "xdg" / name.lower() for name in XDG_VARS}
+    dirs["HOME"] = tmp_path / "home"
+    for name, path in dirs.items():
+        path.mkdir(parents=True)
+        monkeypatch.setenv(name, str(path))
+    return dirs
+
+
+# App fixtures go below.
