@@ -110,6 +110,12 @@ def load_file(path: Path) -> FileResult:
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         result.problems.append(Problem(Location(path, line, column), f"invalid YAML: {message}"))
         return result
+    except yaml.reader.ReaderError as exc:
+        line, column = _position(text, exc.position)
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character or "\0")
+        message = f"invalid YAML: {exc.reason} (character U+{code:04X})"
+        result.problems.append(Problem(Location(path, line, column), message))
+        return result
     except (yaml.YAMLError, RecursionError) as exc:
         result.problems.append(Problem(Location(path, 1, 1), f"invalid YAML: {exc}"))
         return result
@@ -120,6 +126,18 @@ def load_file(path: Path) -> FileResult:
         return result
     _Reader(path, result).read_root(root)
     return result
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a reader error's offset.
+
+    libyaml counts the offset in bytes of the UTF-8 encoding, PyYAML in characters.
+    """
+    if _Loader is not yaml.SafeLoader:
+        before = text.encode("utf-8")[:offset].decode("utf-8", "ignore")
+    else:  # pragma: no cover - libyaml missing
+        before = text[:offset]
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
 
 class _DecodeError(Exception):
@@ -146,12 +164,14 @@ def _read_text(path: Path) -> str:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise _Invalid(None, f"invalid UTF-16: {exc.reason}") from exc
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        # Columns count characters, as YAML's own error marks do.
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8")) + 1
         raise _DecodeError(line, column, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from exc
 
 
@@ -291,7 +311,7 @@ class _Reader:
             key = key_node.value
             if key in seen:
                 first = self.where(seen[key])
-                raise _Invalid(key_node, f"duplicate key `{key}` (first at line {first.line})")
+                raise _Invalid(key_node, f"duplicate key `{clean(key)}` (first at line {first.line})")
             seen[key] = key_node
             pairs.append((key, key_node, value))
         return pairs
@@ -303,7 +323,7 @@ class _Reader:
             raise _Invalid(node, f"`{name}`: YAML tag {node.tag} is not allowed")
         if (
             node.tag.endswith(":null")
-            and node.style is None
+            and not node.style  # plain: None in PyYAML, "" in libyaml
             and node.value in ("", "~", "null", "Null", "NULL")
         ):
             if allow_empty:
@@ -323,7 +343,7 @@ class _Reader:
     def pr(self, node: yaml.Node) -> int:
         if (
             isinstance(node, yaml.ScalarNode)
-            and node.style is None
+            and not node.style  # plain: None in PyYAML, "" in libyaml
             and node.value.isascii()
             and node.value.isdigit()
         ):

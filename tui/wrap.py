@@ -128,28 +128,29 @@ def _atoms(runs: Sequence[Run]) -> list[_Atom | None]:
 def _fold(atom: _Atom, width: int, room: int) -> list[list[tuple[str, Hashable]]]:
     """Cut an atom longer than the line into pieces, preferring soft break points.
 
-    The first piece fills `room` cells, the rest `width` cells each.
+    The first piece fills `room` cells, the rest `width` cells each. A break
+    after `/` is preferred, then after `.`, `_`, `-`, `=` or `,`, then anywhere;
+    a soft break is only taken if it keeps at least a third of the line filled.
     """
     pieces: list[list[tuple[str, Hashable]]] = []
     current: list[tuple[str, Hashable]] = []
     used = 0
     limit = room
-    soft = -1  # index in `current` after which a soft break is possible
+    slash = soft = -1  # indexes in `current` after which a break is possible
     for char, style in atom.chars:
         w = _width(char)
         if used + w > limit and current:
-            if soft > 0 and soft < len(current):
-                pieces.append(current[:soft])
-                current = current[soft:]
-            else:
-                pieces.append(current)
-                current = []
+            cut = next((i for i in (slash, soft) if i * 3 >= len(current)), len(current))
+            pieces.append(current[:cut])
+            current = current[cut:]
             used = sum(_width(c) for c, _ in current)
             limit = width
-            soft = -1
+            slash = soft = -1
         current.append((char, style))
         used += w
-        if char in SOFT_BREAK_AFTER:
+        if char == "/":
+            slash = len(current)
+        elif char in SOFT_BREAK_AFTER:
             soft = len(current)
     if current:
         pieces.append(current)

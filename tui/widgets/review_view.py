@@ -211,23 +211,24 @@ class ReviewView(ScrollView, can_focus=True):
         return blocks
 
     def _style(self, name: Hashable) -> Style:
+        """The full style of a component, blended over this widget's background."""
         if name is None:
             return self._base
         if name not in self._styles:
-            self._styles[name] = self.get_component_rich_style(f"review-view--{name}", partial=True)
+            self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
         return self._styles[name]
 
     def _relayout(self) -> None:
         width = self.scrollable_content_region.width
         self._layout_width = width
         self._styles: dict[Hashable, Style] = {}
-        self._base = Style()
+        self._base = self.rich_style
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         for block in self._blocks():
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
-            fill = self._style(block.fill) if block.fill else None
+            fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
             prefix_width = sum(cell_len(text) for text, _ in block.prefix)
             indent = [(" " * prefix_width, None)]
             if block.prefix and block.prefix[0][1] == "focus-bar":
@@ -265,14 +266,14 @@ class ReviewView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
         row = scroll_y + y
-        base = self.rich_style
         if row >= len(self._lines):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         line = self._lines[row]
-        strip = Strip(line.segments).crop_extend(scroll_x, scroll_x + width, line.fill)
+        strip = Strip(line.segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.rich_style)
         if line.item is not None and line.item == self.cursor and self.has_focus:
-            strip = strip.apply_style(self.get_component_rich_style("review-view--cursor", partial=True))
-        return strip.apply_style(base)
+            cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
+            strip = Strip(Segment.apply_style(strip, post_style=cursor), strip.cell_length)
+        return strip
 
     def on_focus(self) -> None:
         self.refresh()
@@ -302,16 +303,6 @@ class ReviewView(ScrollView, can_focus=True):
         target = self.cursor + step
         if not self.checklist or not 0 <= target < len(self.checklist):
             self.scroll_relative(y=step, animate=False)
-            return
-        start, end = self._item_rows.get(target, (0, 0))
-        top, height = self.scroll_offset.y, self.scrollable_content_region.height
-        # Text between here and the next item that is still off screen is
-        # scrolled into view first, so nothing is skipped.
-        if step > 0 and start > top + height and self.max_scroll_y > top:
-            self.scroll_relative(y=height - 1, animate=False)
-            return
-        if step < 0 and end < top and top > 0:
-            self.scroll_relative(y=-(height - 1), animate=False)
             return
         self.cursor = target
 
@@ -351,5 +342,3 @@ class ReviewView(ScrollView, can_focus=True):
 def _styled(text: str, base: str | None) -> Runs:
     """Runs for a text whose backticked spans are code."""
     return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
-
-

@@ -1,0 +1,45 @@
+"""Snapshots of the main screens with the Chinese digest, at the sizes people use.
+
+Regenerate after an intended change with `pytest tests/test_snapshots.py --snapshot-update`
+and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, write_review
+
+
+def test_main_screen_120x40(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40))
+
+
+def test_main_screen_80x24(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24))
+
+
+def test_review_with_checklist_and_marks_80x24(snap_compare, tmp_path: Path) -> None:
+    # open the review with a read-in-order checklist, check two items, mark the first review read
+    keys = ["r", "j", "j", "enter", "space", "j", "j", "j", "j", "space"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), press=keys)
+
+
+def test_review_scrolled_120x40(snap_compare, tmp_path: Path) -> None:
+    keys = ["j", "j", "j", "j", "j", "j", "j", "enter", "u", "j"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), press=keys)
+
+
+def test_narrow_reading_40x16(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=(40, 16), press=["enter"])
+
+
+def test_problems_view_100x24(snap_compare, tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    write_review(folder / "ok.yaml", "一个正常的条目")
+    (folder / "broken.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    write_review(folder / "unknown.yaml", "x", extra="colour: red\n")
+    monkeypatch.chdir(tmp_path)  # relative paths: the same locations on every machine
+    app = make_app(tmp_path, paths=[Path("entries")])
+    assert snap_compare(app, terminal_size=(100, 24), press=["p"])
