@@ -6,9 +6,10 @@ it) and by pushing fresh data down. Nothing below the app touches the disk.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,8 +17,8 @@ from textual.reactive import reactive
 from textual.widgets import Footer
 
 from . import words
-from .loader import load_paths
-from .model import ALL_TAG, UNREAD_TAG, Library, Review
+from .loader import load_paths, load_updates, plan_reload, split_roots
+from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review, ReviewChanges, compare
 from .screens.problems import ProblemsScreen
 from .state import ReadState
 from .widgets.review_list import ReviewList, ReviewRow
@@ -30,42 +31,37 @@ NARROW = 72
 
 PANES = ("tags", "reviews", "review")
 
+RELOAD_CHUNK = 64
+"""Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
+
+
+def _binding(key: str, action: str, description: str, id: str, tooltip: str, **kw: object) -> Binding:
+    return Binding(key, action, description, id=id, tooltip=tooltip, **kw)  # type: ignore[arg-type]
+
 
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
 
     BINDINGS = [
-        Binding("q", "quit", "Quit", id="quit", tooltip="Quit prdigest-tui"),
-        Binding(
-            "tab",
-            "cycle_pane(1)",
-            "Next pane",
-            id="pane.next",
-            tooltip="Focus the next pane",
-            show=False,
-            priority=True,
+        _binding("q", "quit", "Quit", "quit", "Quit prdigest-tui"),
+        _binding(
+            "tab", "cycle_pane(1)", "Next pane", "pane.next", "Focus the next pane", show=False, priority=True
         ),
-        Binding(
+        _binding(
             "shift+tab",
             "cycle_pane(-1)",
             "Previous pane",
-            id="pane.previous",
-            tooltip="Focus the previous pane",
+            "pane.previous",
+            "Focus the previous pane",
             show=False,
             priority=True,
         ),
-        Binding(
-            "r", "toggle_read", "Read", id="review.read", tooltip="Mark the selected review read or unread"
-        ),
-        Binding(
-            "u", "toggle_unread_only", "Unread only", id="filter.unread", tooltip="Show only unread reviews"
-        ),
-        Binding(
-            "p", "show_problems", "Problems", id="problems", tooltip="List problems found in entry files"
-        ),
-        Binding("?", "toggle_keys", "Keys", id="help", tooltip="Show or hide all keys"),
-        Binding("escape", "back", "Back", id="back", tooltip="Back to the review list", show=False),
+        _binding("r", "toggle_read", "Read", "review.read", "Mark the selected review read or unread"),
+        _binding("u", "toggle_unread_only", "Unread only", "filter.unread", "Show only unread reviews"),
+        _binding("p", "show_problems", "Problems", "problems", "List problems found in entry files"),
+        _binding("question_mark", "toggle_keys", "Keys", "help", "Show or hide all keys", key_display="?"),
+        _binding("escape", "back", "Back", "back", "Back to the review list", show=False),
     ]
 
     current_tag: reactive[str] = reactive(ALL_TAG, init=False)
@@ -73,11 +69,17 @@ class PrDigestApp(App[None]):
     unread_only: reactive[bool] = reactive(False, init=False)
     pane: reactive[str] = reactive("reviews", init=False)
 
-    def __init__(self, paths: list[Path], state_path: Path | None) -> None:
+    def __init__(self, paths: list[Path], state_path: Path | None, *, watch: bool = True) -> None:
         super().__init__()
         self.paths = paths
+        self.folders, self.files = split_roots(paths)
         self.state = ReadState(state_path)
         self.library = Library()
+        self.watching = watch
+        self._stop_watch = asyncio.Event()
+        self._pending: set[Path] = set()
+        self._applying = False
+        self.reloads = 0  # applied reloads, for tests and benchmarks
 
     # -- layout ------------------------------------------------------------------
 
@@ -99,11 +101,28 @@ class PrDigestApp(App[None]):
         self._refresh_all()
         self.query_one(ReviewList).focus()
         self._warn()
+        if self.watching:
+            self.watch_entries()
+
+    def on_unmount(self) -> None:
+        self._stop_watch.set()
 
     def on_resize(self, event: events.Resize) -> None:
         self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
 
     # -- data down ---------------------------------------------------------------
+
+    def _checked(self, review: Review) -> frozenset[str]:
+        return self.state.checked(review.key, {item.key: item.digest for item in review.checklist})
+
+    def _changes(self, review: Review) -> ReviewChanges | None:
+        """What changed since the reader read or checked this review, if anything."""
+        if not self.state.touched(review.key):
+            return None
+        seen = self.state.seen(review.key)
+        if seen is None:
+            return None
+        return compare(seen, review) or None
 
     def _tag_counts(self) -> list[TagCount]:
         is_read = self.state.is_read
@@ -125,19 +144,32 @@ class PrDigestApp(App[None]):
         return reviews
 
     def _row(self, review: Review) -> ReviewRow:
-        checked = self.state.checked(review.key)
+        checked = self._checked(review)
         done = sum(1 for item in review.checklist if item.key in checked)
-        return ReviewRow(review, self.state.is_read(review.key), done, len(review.checklist))
+        return ReviewRow(
+            review,
+            self.state.is_read(review.key),
+            done,
+            len(review.checklist),
+            updated=self._changes(review) is not None,
+            stale=self.library.is_stale(review),
+        )
 
-    def _refresh_all(self) -> None:
+    def _refresh_all(self, fallback: int = 0) -> None:
+        """Redraw from the model and state. A review or tag that is gone is
+        replaced by a neighbour: the row at `fallback` in the list."""
+        if self.current_key not in self.library.by_key:
+            self.set_reactive(PrDigestApp.current_key, None)
+        if self.current_tag not in (ALL_TAG, UNREAD_TAG) and self.current_tag not in self.library.tags:
+            self.set_reactive(PrDigestApp.current_tag, ALL_TAG)
         self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
-        self._refresh_list()
+        self._refresh_list(fallback)
         self._refresh_status()
 
-    def _refresh_list(self) -> None:
+    def _refresh_list(self, fallback: int = 0) -> None:
         empty = words.NO_REVIEWS_UNREAD if self.unread_only else words.NO_REVIEWS
         rows = [self._row(r) for r in self._visible()]
-        key = self.query_one(ReviewList).show_rows(rows, self.current_key, empty)
+        key = self.query_one(ReviewList).show_rows(rows, self.current_key, empty, fallback)
         if key != self.current_key:
             self.current_key = key
         else:
@@ -145,8 +177,17 @@ class PrDigestApp(App[None]):
 
     def _refresh_review(self) -> None:
         review = self.library.by_key.get(self.current_key) if self.current_key else None
-        key = review.key if review else ""
-        self.query_one(ReviewView).show(review, self.state.checked(key), self.state.is_read(key))
+        view = self.query_one(ReviewView)
+        if review is None:
+            view.show(None, frozenset(), False)
+            return
+        view.show(
+            review,
+            self._checked(review),
+            self.state.is_read(review.key),
+            changes=self._changes(review),
+            stale=self.library.is_stale(review),
+        )
 
     def _refresh_status(self) -> None:
         unread = sum(1 for r in self.library.reviews if not self.state.is_read(r.key))
@@ -189,13 +230,63 @@ class PrDigestApp(App[None]):
         self._focus_pane("review")
 
     def on_review_view_item_toggled(self, message: ReviewView.ItemToggled) -> None:
-        self.state.set_checked(message.review_key, message.item_key, message.checked)
+        review = self.library.by_key.get(message.review_key)
+        if review is None:
+            return
+        item = next((i for i in review.checklist if i.key == message.item_key), None)
+        self.state.set_checked(review.key, message.item_key, message.checked, item.digest if item else None)
+        if self.state.seen(review.key) is None:
+            self.state.set_seen(review.key, review.fingerprint())
         self._save()
 
     def on_descendant_focus(self) -> None:
         focused = self.focused
         if focused is not None and focused.id in PANES:
             self.pane = focused.id
+
+    # -- hot reload --------------------------------------------------------------
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_entries(self) -> None:
+        from .watch import watch, watch_roots
+
+        def notice(text: str) -> None:
+            self.notify(text, title="Watching", severity="warning", timeout=8, markup=False)
+
+        roots = watch_roots(self.folders, self.files)
+        async for changed in watch(roots, self._stop_watch, notice):
+            self._pending |= changed
+            if not self._applying:
+                self.apply_pending()
+
+    @work(group="reload", exit_on_error=False)
+    async def apply_pending(self) -> None:
+        """Apply changes until none are pending; changes that arrive meanwhile
+        are folded into the next round, so a burst becomes one or two refreshes."""
+        self._applying = True
+        try:
+            while self._pending:
+                changed, self._pending = self._pending, set()
+                load, drop = plan_reload(changed, self.folders, self.files, self.library.files)
+                updates: dict[Path, FileUpdate | None] = load_updates([], drop)
+                for start in range(0, len(load), RELOAD_CHUNK):
+                    chunk = load[start : start + RELOAD_CHUNK]
+                    updates.update(await asyncio.to_thread(load_updates, chunk))
+                if updates:
+                    self.apply_updates(updates)
+        finally:
+            self._applying = False
+
+    def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
+        """Swap in fresh file contents, keeping the reader's place."""
+        listed = self.query_one(ReviewList).keys
+        position = listed.index(self.current_key) if self.current_key in listed else 0
+        changes = self.library.apply(updates)
+        self.reloads += 1
+        self._refresh_all(fallback=position)
+        if changes:
+            severity = "warning" if changes.problem_files else "information"
+            self.notify(changes.describe(), title="Reloaded", severity=severity, timeout=4, markup=False)
 
     # -- actions -----------------------------------------------------------------
 
@@ -217,10 +308,16 @@ class PrDigestApp(App[None]):
             self._focus_pane("tags")
 
     def action_toggle_read(self) -> None:
-        if not self.current_key:
+        """Toggle read; on a review updated since it was read, mark it read again."""
+        review = self.library.by_key.get(self.current_key) if self.current_key else None
+        if review is None:
             self.bell()
             return
-        self.state.set_read(self.current_key, not self.state.is_read(self.current_key))
+        updated = self._changes(review) is not None
+        read = updated or not self.state.is_read(review.key)
+        self.state.set_read(review.key, read)
+        if read:
+            self.state.set_seen(review.key, review.fingerprint())
         self._save()
 
     def action_toggle_unread_only(self) -> None:

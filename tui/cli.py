@@ -53,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="entry files or folders (default: ./entries if present, else the bundled digest)",
     )
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    parser.add_argument("--no-watch", action="store_true", help="do not reload when entry files change")
     parser.add_argument("--version", action="version", version=f"prdigest-tui {__version__}")
     args = parser.parse_args(argv)
 
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .app import PrDigestApp
 
     paths = args.paths or locations.default_paths()
-    app = PrDigestApp(paths, args.state or locations.state_file())
+    app = PrDigestApp(paths, args.state or locations.state_file(), watch=not args.no_watch)
     app.run()
     return app.return_code or 0
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from .model import SECTIONS, VERDICTS, Item, Location, Problem, Review
+from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review
 from .text import clean
 
 try:
@@ -432,3 +432,62 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
         if file_result.problems:
             result.problems[path] = file_result.problems
     return result
+
+
+def split_roots(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """Folders and single files among the paths given on the command line.
+
+    Decided once at start, so a folder that is deleted and re-created is still
+    known to be a folder. A missing path counts as a file if it has an entry
+    file's name.
+    """
+    folders, files = [], []
+    for path in paths:
+        if path.is_dir() or (not path.exists() and not path.name.endswith(SUFFIXES)):
+            folders.append(path)
+        else:
+            files.append(path)
+    return folders, files
+
+
+def plan_reload(
+    changed: Iterable[Path], folders: list[Path], files: list[Path], known: Iterable[Path]
+) -> tuple[list[Path], list[Path]]:
+    """Which files to (re)load and which to drop, after the watcher saw `changed`.
+
+    Only entry files under the watched folders, or the single files given,
+    count: editors' temporary files, probes like vim's `4913` and other files
+    are ignored. A folder that appeared is searched (its files may arrive
+    without events of their own); a path that vanished drops every known file
+    at or under it.
+    """
+    known = set(known)
+    single = set(files)
+    load: dict[Path, None] = {}
+    drop: dict[Path, None] = {}
+
+    def under_folder(path: Path) -> bool:
+        return any(path == folder or path.is_relative_to(folder) for folder in folders)
+
+    for path in changed:
+        if path.is_dir():
+            if under_folder(path):
+                found, _ = discover([path])
+                load.update(dict.fromkeys(found))
+                drop.update(dict.fromkeys(k for k in known if k.is_relative_to(path) and not k.exists()))
+            continue
+        if os.path.lexists(path):
+            if path in single or (is_entry_file(path) and under_folder(path)):
+                load[path] = None
+            continue
+        drop.update(dict.fromkeys(k for k in known if k == path or k.is_relative_to(path)))
+    return sorted(load), sorted(p for p in drop if p not in load)
+
+
+def load_updates(load: Iterable[Path], drop: Iterable[Path] = ()) -> dict[Path, FileUpdate | None]:
+    """Fresh loads of `load` and removals of `drop`, ready for `Library.apply`."""
+    updates: dict[Path, FileUpdate | None] = dict.fromkeys(drop)
+    for path in load:
+        result = load_file(path)
+        updates[path] = FileUpdate(result.reviews, result.problems)
+    return updates

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 VERDICTS: tuple[str, ...] = ("deep", "quick", "skim", "skip")
@@ -28,6 +29,10 @@ CHECKABLE: tuple[str, ...] = ("focus", "read_order")
 ALL_TAG = "\x00all"
 UNREAD_TAG = "\x00unread"
 """Pseudo-tags for the sidebar. The NUL prefix keeps them apart from any real tag."""
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +74,12 @@ class Item:
         """
         if self.id:
             return f"{self.section}:{self.id}"
-        digest = hashlib.blake2b(self.text.encode(), digest_size=8).hexdigest()
-        return f"{self.section}:{digest}"
+        return f"{self.section}:{digest(self.text)}"
+
+    @property
+    def digest(self) -> str:
+        """Changes when the item's text changes, whatever its key."""
+        return digest(self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +121,134 @@ class Review:
     def checklist(self) -> tuple[Item, ...]:
         return self.focus + self.read_order
 
+    @property
+    def content(self) -> tuple[object, ...]:
+        """Everything the reader sees; unlike equality, blind to the file position."""
+        return (
+            self.title,
+            self.repo,
+            self.verdict,
+            self.summary,
+            self.tags,
+            self.pr,
+            self.url,
+            self.date,
+            self.verdict_note,
+            self.focus,
+            self.read_order,
+            self.actions,
+            self.caveats,
+        )
+
+    def fingerprint(self) -> dict[str, object]:
+        """A compact record of what the reader saw, kept in the state file so a
+        later version of the review can be compared with it, even after a restart."""
+        fields = {name: digest(repr(getattr(self, name))) for name in FIELDS}
+        items = {section: [[item.key, item.digest] for item in self.items(section)] for section in SECTIONS}
+        return {"fields": fields, "items": items}
+
+
+FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags", "url", "date")
+"""Review fields compared for "updated since read" (items are compared one by one)."""
+
+
+@dataclass
+class ReviewChanges:
+    """What changed in a review since the reader saw it."""
+
+    fields: list[str] = field(default_factory=list)
+    added: set[str] = field(default_factory=set)  # item keys, in the new version
+    edited: set[str] = field(default_factory=set)  # item keys, in the new version
+    removed: dict[str, int] = field(default_factory=dict)  # section -> how many
+
+    def __bool__(self) -> bool:
+        return bool(self.fields or self.added or self.edited or self.removed)
+
+    def describe(self, review: Review) -> list[tuple[str, str]]:
+        """(what, how) pairs, e.g. ("summary", "edited"), ("focus", "1 added, 1 edited")."""
+        out = [(name, "edited") for name in self.fields]
+        for section in SECTIONS:
+            keys = {item.key for item in review.items(section)}
+            parts = []
+            if added := len(self.added & keys):
+                parts.append(f"{added} added")
+            if edited := len(self.edited & keys):
+                parts.append(f"{edited} edited")
+            if removed := self.removed.get(section, 0):
+                parts.append(f"{removed} removed")
+            if parts:
+                out.append((section, ", ".join(parts)))
+        return out
+
+
+def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
+    """Diff a stored fingerprint against the current review.
+
+    Items with an `id` keep their key across edits; items without one are
+    matched by position within a run of replaced items, so an edited item is
+    reported as edited rather than as one removed and one added.
+    """
+    changes = ReviewChanges()
+    now = review.fingerprint()
+    old_fields = seen.get("fields", {}) if isinstance(seen.get("fields"), dict) else {}
+    for name, value in now["fields"].items():  # type: ignore[union-attr]
+        if old_fields.get(name) != value:
+            changes.fields.append(name)
+    old_items = seen.get("items", {}) if isinstance(seen.get("items"), dict) else {}
+    for section in SECTIONS:
+        before = [tuple(pair) for pair in old_items.get(section, [])]  # type: ignore[union-attr]
+        after = [tuple(pair) for pair in now["items"][section]]  # type: ignore[index]
+        matcher = SequenceMatcher(a=[k for k, _ in before], b=[k for k, _ in after], autojunk=False)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal":
+                for (_, old_digest), (key, new_digest) in zip(before[a0:a1], after[b0:b1], strict=True):
+                    if old_digest != new_digest:
+                        changes.edited.add(key)
+                continue
+            paired = min(a1 - a0, b1 - b0) if op == "replace" else 0
+            changes.edited.update(key for key, _ in after[b0 : b0 + paired])
+            changes.added.update(key for key, _ in after[b0 + paired : b1])
+            if gone := (a1 - a0) - paired:
+                changes.removed[section] = changes.removed.get(section, 0) + gone
+    return changes
+
 
 def verdict_rank(verdict: str) -> int:
     return VERDICTS.index(verdict) if verdict in VERDICTS else len(VERDICTS)
+
+
+@dataclass
+class FileUpdate:
+    """A file's fresh load: its reviews and problems, or None when it is gone."""
+
+    reviews: list[Review]
+    problems: list[Problem]
+
+
+@dataclass
+class LibraryChanges:
+    """What one reload did, for the reader's notification."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    problem_files: list[Path] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.updated or self.problem_files)
+
+    def describe(self) -> str:
+        parts = []
+        if self.updated:
+            parts.append(f"{len(self.updated)} review{'s' if len(self.updated) != 1 else ''} updated")
+        if self.added:
+            parts.append(f"{len(self.added)} added")
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed")
+        if self.problem_files:
+            n = len(self.problem_files)
+            parts.append(f"{n} file{' has' if n == 1 else 's have'} a problem")
+        return ", ".join(parts)
 
 
 @dataclass
@@ -122,14 +256,17 @@ class Library:
     """All loaded reviews, with a tag index, in reading order.
 
     Built from per-file results so a reload can replace one file's reviews
-    without re-reading the others.
+    without re-reading the others. A file that breaks keeps its last good
+    reviews, marked stale, next to its problems.
     """
 
     files: dict[Path, list[Review]] = field(default_factory=dict)
     problems: dict[Path, list[Problem]] = field(default_factory=dict)
+    stale: set[Path] = field(default_factory=set)
     reviews: list[Review] = field(default_factory=list)
     by_key: dict[str, Review] = field(default_factory=dict)
     tags: dict[str, list[Review]] = field(default_factory=dict)
+    duplicates: list[Problem] = field(default_factory=list)
 
     @classmethod
     def build(
@@ -141,14 +278,47 @@ class Library:
         library._index()
         return library
 
+    def apply(self, updates: Mapping[Path, FileUpdate | None]) -> LibraryChanges:
+        """Replace the given files' reviews and re-index; the others are untouched."""
+        before = {key: review.content for key, review in self.by_key.items()}
+        changes = LibraryChanges()
+        for path, update in updates.items():
+            if update is None:
+                self.files.pop(path, None)
+                self.problems.pop(path, None)
+                self.stale.discard(path)
+                continue
+            if update.problems:
+                changes.problem_files.append(path)
+                self.problems[path] = update.problems
+                if self.files.get(path):
+                    self.stale.add(path)  # keep the last good version on screen
+                    continue
+            else:
+                self.problems.pop(path, None)
+            self.files[path] = update.reviews
+            self.stale.discard(path)
+        self._index()
+        for key, review in self.by_key.items():
+            if key not in before:
+                changes.added.append(key)
+            elif before[key] != review.content:
+                changes.updated.append(key)
+        changes.removed = [key for key in before if key not in self.by_key]
+        return changes
+
+    def is_stale(self, review: Review) -> bool:
+        return review.location.path in self.stale
+
     def _index(self) -> None:
         ordered: list[Review] = []
         by_key: dict[str, Review] = {}
+        duplicates: list[Problem] = []
         for path in sorted(self.files):
             for review in self.files[path]:
                 if review.key in by_key:
                     first = by_key[review.key].location
-                    self.problems.setdefault(path, []).append(
+                    duplicates.append(
                         Problem(review.location, f"duplicate review (first at {first}); skipped")
                     )
                     continue
@@ -162,10 +332,12 @@ class Library:
                 tags.setdefault(tag, []).append(review)
         self.reviews = ordered
         self.by_key = by_key
+        self.duplicates = duplicates
         self.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
     def all_problems(self) -> list[Problem]:
-        return [p for path in sorted(self.problems) for p in self.problems[path]]
+        located = [p for path in sorted(self.problems) for p in self.problems[path]]
+        return located + self.duplicates
 
     def under(self, tag: str) -> list[Review]:
         """Reviews under a real tag or the All pseudo-tag, in reading order."""

@@ -35,15 +35,31 @@ class StateError(Exception):
 class Mark:
     value: bool
     at: float
+    digest: str | None = None  # an item's text digest when it was checked
 
     def to_json(self) -> dict[str, object]:
-        return {"v": self.value, "t": self.at}
+        out: dict[str, object] = {"v": self.value, "t": self.at}
+        if self.digest is not None:
+            out["h"] = self.digest
+        return out
+
+
+@dataclass
+class Seen:
+    """The fingerprint of a review when the reader last read or checked it."""
+
+    fingerprint: dict[str, object]
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"v": self.fingerprint, "t": self.at}
 
 
 @dataclass
 class ReviewMarks:
     read: Mark | None = None
     items: dict[str, Mark] = field(default_factory=dict)
+    seen: Seen | None = None
 
 
 def _clock() -> float:
@@ -70,11 +86,28 @@ class ReadState:
         marks = self.reviews.get(review_key)
         return bool(marks and marks.read and marks.read.value)
 
-    def checked(self, review_key: str) -> frozenset[str]:
+    def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
+        """Checked item keys. Given the items' current digests, a check made on
+        different text does not count: the reader has not seen the new text."""
         marks = self.reviews.get(review_key)
         if not marks:
             return frozenset()
-        return frozenset(key for key, mark in marks.items.items() if mark.value)
+        return frozenset(
+            key
+            for key, mark in marks.items.items()
+            if mark.value and (digests is None or mark.digest is None or digests.get(key) == mark.digest)
+        )
+
+    def seen(self, review_key: str) -> dict[str, object] | None:
+        marks = self.reviews.get(review_key)
+        return marks.seen.fingerprint if marks and marks.seen else None
+
+    def touched(self, review_key: str) -> bool:
+        """Read, or with any item checked: a change to it is news to the reader."""
+        marks = self.reviews.get(review_key)
+        return bool(
+            marks and ((marks.read and marks.read.value) or any(m.value for m in marks.items.values()))
+        )
 
     # -- changes -------------------------------------------------------------
 
@@ -87,9 +120,12 @@ class ReadState:
     def set_read(self, review_key: str, value: bool) -> None:
         self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
 
-    def set_checked(self, review_key: str, item_key: str, value: bool) -> None:
+    def set_checked(self, review_key: str, item_key: str, value: bool, digest: str | None = None) -> None:
         marks = self.reviews.setdefault(review_key, ReviewMarks())
-        marks.items[item_key] = Mark(value, self._now())
+        marks.items[item_key] = Mark(value, self._now(), digest)
+
+    def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
+        self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
 
     # -- disk ----------------------------------------------------------------
 
@@ -177,6 +213,8 @@ def _parse(doc: object) -> dict[str, ReviewMarks]:
         if not isinstance(items, dict):
             raise StateError(f"items of {key!r} are not a mapping")
         marks.items = {item: _mark(value) for item, value in items.items()}
+        if entry.get("seen") is not None:
+            marks.seen = _seen(entry["seen"])
         out[key] = marks
     return out
 
@@ -185,11 +223,21 @@ def _mark(raw: object) -> Mark:
     if (
         isinstance(raw, dict)
         and isinstance(raw.get("v"), bool)
-        and isinstance(raw.get("t"), int | float)
-        and not isinstance(raw.get("t"), bool)
+        and _is_time(raw.get("t"))
+        and isinstance(raw.get("h", ""), str)
     ):
-        return Mark(raw["v"], float(raw["t"]))
+        return Mark(raw["v"], float(raw["t"]), raw.get("h"))
     raise StateError(f"bad mark {raw!r}")
+
+
+def _seen(raw: object) -> Seen:
+    if isinstance(raw, dict) and isinstance(raw.get("v"), dict) and _is_time(raw.get("t")):
+        return Seen(raw["v"], float(raw["t"]))
+    raise StateError("bad `seen` record")
+
+
+def _is_time(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
@@ -199,6 +247,7 @@ def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
         "reviews": {
             key: {
                 **({"read": marks.read.to_json()} if marks.read else {}),
+                **({"seen": marks.seen.to_json()} if marks.seen else {}),
                 "items": {item: mark.to_json() for item, mark in sorted(marks.items.items())},
             }
             for key, marks in sorted(reviews.items())
@@ -224,6 +273,9 @@ def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) ->
         if read is not mine.read:
             changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
             mine.read = read
+        if their_marks.seen and (mine.seen is None or their_marks.seen.at > mine.seen.at):
+            mine.seen = their_marks.seen
+            changed = True
         for item, their_mark in their_marks.items.items():
             my_mark = mine.items.get(item)
             best = _newer(my_mark, their_mark)

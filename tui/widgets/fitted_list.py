@@ -66,8 +66,9 @@ class FittedList(OptionList):
         option = self.highlighted_option
         return option.id if option is not None else None
 
-    def refit(self, selected: str | None) -> None:
-        """Rebuild every row at the current width, keeping `selected` highlighted."""
+    def refit(self, selected: str | None, fallback: int = 0) -> None:
+        """Rebuild every row at the current width, keeping `selected` highlighted
+        (or, when it is gone, the row at `fallback`)."""
         self._fitted_width = self.row_width
         options = self.build_options(self._fitted_width)
         with self.prevent(OptionList.OptionHighlighted):
@@ -76,7 +77,7 @@ class FittedList(OptionList):
             if selected is not None and selected in ids:
                 self.highlighted = ids.index(selected)
             elif options and not options[0].disabled:
-                self.highlighted = 0
+                self.highlighted = max(0, min(fallback, len(options) - 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # Rich raises when asked to wrap at width 0; a squeezed list measures at 1.

@@ -21,6 +21,8 @@ class ReviewRow:
     read: bool
     done: int
     total: int
+    updated: bool = False  # changed since the reader read it
+    stale: bool = False  # its file is broken; this is the last good version
 
 
 VERDICT_STYLE = {
@@ -60,13 +62,13 @@ class ReviewList(FittedList):
     def keys(self) -> list[str]:
         return [row.review.key for row in self.rows]
 
-    def show_rows(self, rows: list[ReviewRow], selected: str | None, empty: str) -> str | None:
-        """Replace the rows, keeping `selected` highlighted when it is still listed.
-
-        Returns the key now highlighted, so the caller can follow it.
-        """
+    def show_rows(
+        self, rows: list[ReviewRow], selected: str | None, empty: str, fallback: int = 0
+    ) -> str | None:
+        """Replace the rows, keeping `selected` highlighted when it is still listed,
+        else the row at `fallback`. Returns the key now highlighted."""
         self.rows, self.empty = rows, empty
-        self.refit(selected)
+        self.refit(selected, fallback)
         return self._selected_id() if rows else None
 
     def build_options(self, width: int) -> list[Option]:
@@ -88,6 +90,10 @@ class ReviewList(FittedList):
         ]
         if row.total:
             meta.append((f"  {row.done}/{row.total}", "$success" if row.done == row.total else "$text-muted"))
+        if row.updated:
+            meta.append((f"  ✱ {words.UPDATED}", "bold $warning"))
+        if row.stale:
+            meta.append((f"  ⚠ {words.STALE}", "bold $error"))
         lines.append(meta)
         return to_content(lines)
 

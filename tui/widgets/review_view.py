@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import words
-from ..model import CHECKABLE, Item, Review
+from ..model import CHECKABLE, Item, Review, ReviewChanges
 from ..text import code_refs, code_spans
 from ..wrap import wrap
 
@@ -72,6 +72,9 @@ class ReviewView(ScrollView, can_focus=True):
         "review-view--read",
         "review-view--unread",
         "review-view--dim",
+        "review-view--banner",
+        "review-view--stale",
+        "review-view--badge",
     }
 
     BINDINGS = [
@@ -119,6 +122,8 @@ class ReviewView(ScrollView, can_focus=True):
         self.review: Review | None = None
         self.checked: frozenset[str] = frozenset()
         self.read = False
+        self.changes: ReviewChanges | None = None
+        self.stale = False
         self.checklist: tuple[Item, ...] = ()
         self._lines: list[_Line] = []
         self._item_rows: dict[int, tuple[int, int]] = {}
@@ -126,20 +131,39 @@ class ReviewView(ScrollView, can_focus=True):
 
     # -- data in ---------------------------------------------------------------
 
-    def show(self, review: Review | None, checked: frozenset[str], read: bool) -> None:
-        """Show a review; keep scroll and cursor when it is the same review."""
+    def show(
+        self,
+        review: Review | None,
+        checked: frozenset[str],
+        read: bool,
+        *,
+        changes: ReviewChanges | None = None,
+        stale: bool = False,
+    ) -> None:
+        """Show a review; keep scroll and cursor when it is the same review
+        (a reload, or a new mark), so the reader keeps their place."""
         same = review is not None and self.review is not None and review.key == self.review.key
         cursor_key = self._cursor_key() if same else None
         self.review, self.checked, self.read = review, checked, read
+        self.changes, self.stale = changes, stale
         self.checklist = review.checklist if review else ()
         if not same:
             self.scroll_to(0, 0, animate=False, immediate=True)
             self.set_reactive(ReviewView.cursor, 0)
-        elif cursor_key is not None:
+            self._relayout()
+            return
+        # Same review: keep the cursor on its item and that item at the same
+        # height on screen, even if lines were added or removed above it.
+        anchor = self._item_rows.get(self.cursor, (None, None))[0]
+        offset = None if anchor is None else anchor - self.scroll_offset.y
+        if cursor_key is not None:
             keys = [item.key for item in self.checklist]
             index = keys.index(cursor_key) if cursor_key in keys else self.cursor
             self.set_reactive(ReviewView.cursor, min(index, max(0, len(keys) - 1)))
         self._relayout()
+        start = self._item_rows.get(self.cursor, (None, None))[0]
+        if offset is not None and start is not None and start - offset != self.scroll_offset.y:
+            self.scroll_to(y=max(0, start - offset), animate=False, immediate=True)
 
     def _cursor_key(self) -> str | None:
         if 0 <= self.cursor < len(self.checklist):
@@ -173,6 +197,15 @@ class ReviewView(ScrollView, can_focus=True):
         blocks.append(_Block(state, pad))
         if review.link:
             blocks.append(_Block([(review.link, "meta")], pad))
+        if self.stale:
+            blocks.append(_Block([("⚠ " + words.STALE_BANNER, "stale")], pad, gap_before=1))
+        if self.changes:
+            described = "; ".join(
+                f"{words.SECTION_HEADINGS.get(what, what.replace('_', ' '))} {how}"
+                for what, how in self.changes.describe(review)
+            )
+            text = f"✱ {words.UPDATED_SINCE_READ}: {described}. {words.UPDATED_HINT}"
+            blocks.append(_Block([(text, "banner")], pad, gap_before=1))
         if review.verdict_note:
             blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
         for paragraph in review.summary.split("\n\n"):
@@ -190,6 +223,8 @@ class ReviewView(ScrollView, can_focus=True):
             for number, item in enumerate(items, 1):
                 text_style = "focus" if section == "focus" else None
                 runs = _styled(item.text, text_style)
+                if self.changes and (badge := self._badge(item.key)):
+                    runs = [(f"{badge} ", "badge"), *runs]
                 extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
                 if extra:
                     runs += [("  → ", "dim")]
@@ -209,6 +244,14 @@ class ReviewView(ScrollView, can_focus=True):
                 else:
                     blocks.append(_Block(runs, [("  • ", "dim")]))
         return blocks
+
+    def _badge(self, key: str) -> str | None:
+        assert self.changes is not None
+        if key in self.changes.added:
+            return words.CHANGE_BADGES["added"]
+        if key in self.changes.edited:
+            return words.CHANGE_BADGES["edited"]
+        return None
 
     def _style(self, name: Hashable) -> Style:
         """The full style of a component, blended over this widget's background."""
