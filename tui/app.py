@@ -168,8 +168,8 @@ class PrDigestApp(App[None]):
 
     def _refresh_list(self, fallback: int = 0) -> None:
         empty = words.NO_REVIEWS_UNREAD if self.unread_only else words.NO_REVIEWS
-        rows = [self._row(r) for r in self._visible()]
-        key = self.query_one(ReviewList).show_rows(rows, self.current_key, empty, fallback)
+        reviews = self._visible()
+        key = self.query_one(ReviewList).show_reviews(reviews, self._row, self.current_key, empty, fallback)
         if key != self.current_key:
             self.current_key = key
         else:

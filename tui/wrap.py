@@ -136,25 +136,44 @@ def _fold(atom: _Atom, width: int, room: int) -> list[list[tuple[str, Hashable]]
     current: list[tuple[str, Hashable]] = []
     used = 0
     limit = room
-    slash = soft = -1  # indexes in `current` after which a break is possible
     for char, style in atom.chars:
         w = _width(char)
-        if used + w > limit and current:
-            cut = next((i for i in (slash, soft) if i * 3 >= len(current)), len(current))
+        while used + w > limit and current:
+            # The first piece may be empty: the atom then starts on the next line.
+            cut = _cut(current, char, may_be_empty=limit < width)
             pieces.append(current[:cut])
             current = current[cut:]
             used = sum(_width(c) for c, _ in current)
             limit = width
-            slash = soft = -1
         current.append((char, style))
         used += w
-        if char == "/":
-            slash = len(current)
-        elif char in SOFT_BREAK_AFTER:
-            soft = len(current)
     if current:
         pieces.append(current)
     return pieces
+
+
+def _cut(chars: list[tuple[str, Hashable]], following: str, may_be_empty: bool) -> int:
+    """Where to cut `chars` (which `following` did not fit after).
+
+    A break after `/` is preferred, then after another soft break character, then
+    anywhere. The cut then moves back so that no piece starts with closing or
+    ends with opening punctuation, unless nothing would be left before it.
+    """
+    slash = soft = -1  # indexes after which a break is possible
+    for index, (char, _) in enumerate(chars, 1):
+        if char == "/":
+            slash = index
+        elif char in SOFT_BREAK_AFTER:
+            soft = index
+    cut = next((i for i in (slash, soft) if i * 3 >= len(chars)), len(chars))
+    best = cut
+    while best > 0 and (
+        (chars[best][0] if best < len(chars) else following) in NO_START or chars[best - 1][0] in NO_END
+    ):
+        best -= 1
+    if best > 0 or may_be_empty:
+        return best
+    return cut
 
 
 def _to_runs(chars: list[tuple[str, Hashable]]) -> Line:
@@ -212,7 +231,7 @@ def wrap(runs: Sequence[Run], width: int) -> list[Line]:
         pieces = _fold(atom, width, width - used)
         for piece in pieces[:-1]:
             line.extend(piece)
-            lines.append(line)
+            lines.append(_rstrip(line))
             line = []
         line = line + pieces[-1]
         used = sum(_width(c) for c, _ in line)
@@ -228,3 +247,26 @@ def _rstrip(chars: list[tuple[str, Hashable]]) -> list[tuple[str, Hashable]]:
 
 def line_width(line: Line) -> int:
     return sum(_width(c) for text, _ in line for c in text)
+
+
+def truncate(text: str, width: int, ellipsis: str = "…") -> str:
+    """Cut `text` to at most `width` cells, ending in `ellipsis` when cut.
+
+    Never splits a wide character; a line break ends the text.
+    """
+    text = text.split("\n", 1)[0]
+    if width <= 0:
+        return ""
+    total = 0
+    for index, char in enumerate(text):
+        total += _width(char)
+        if total > width:
+            room = width - _width(ellipsis[0]) if ellipsis else width
+            out, used = [], 0
+            for c in text[:index]:
+                if used + _width(c) > room:
+                    break
+                out.append(c)
+                used += _width(c)
+            return "".join(out).rstrip() + ellipsis
+    return text

@@ -1,18 +1,32 @@
-"""The reviews under the selected tag: read mark, verdict, title, progress."""
+"""The reviews under the selected tag, drawn with the line API.
+
+Each review takes two lines (read mark and title; verdict, progress and flags),
+so row y of the list is review y // 2 and nothing is laid out for rows that
+are not on screen: ten thousand reviews cost what a screenful costs. Rows are
+described on demand by a function the app passes down (`describe`), which
+reads marks; the list never touches state itself.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
 from textual.binding import Binding
-from textual.content import Content
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from .. import words
 from ..model import Review
-from .fitted_list import FittedList, to_content, wrapped
+from ..wrap import truncate
+
+ROW_HEIGHT = 2
 
 
 @dataclass(frozen=True)
@@ -25,20 +39,34 @@ class ReviewRow:
     stale: bool = False  # its file is broken; this is the last good version
 
 
-VERDICT_STYLE = {
-    "deep": "bold $success",
-    "quick": "bold $primary",
-    "skim": "$warning",
-    "skip": "$text-muted",
-}
+class ReviewList(ScrollView, can_focus=True):
+    """Reviews in reading order; highlighting previews, enter opens."""
 
-
-class ReviewList(FittedList):
-    """Reviews as a virtualised list; highlighting previews, enter opens."""
+    COMPONENT_CLASSES = {
+        "review-list--mark",
+        "review-list--title",
+        "review-list--title-read",
+        "review-list--meta",
+        "review-list--done",
+        "review-list--updated",
+        "review-list--stale",
+        "review-list--cursor",
+        "review-list--cursor-blurred",
+        "review-list--empty",
+        "review-list--verdict-deep",
+        "review-list--verdict-quick",
+        "review-list--verdict-skim",
+        "review-list--verdict-skip",
+    }
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", id="reviews.down", tooltip="Next review", show=False),
-        Binding("k", "cursor_up", "Up", id="reviews.up", tooltip="Previous review", show=False),
+        Binding("j,down", "move(1)", "Down", id="reviews.down", tooltip="Next review", show=False),
+        Binding("k,up", "move(-1)", "Up", id="reviews.up", tooltip="Previous review", show=False),
+        Binding("pagedown", "page(1)", "Page down", id="reviews.page-down", show=False),
+        Binding("pageup", "page(-1)", "Page up", id="reviews.page-up", show=False),
+        Binding("home,g", "edge(-1)", "First", id="reviews.first", show=False),
+        Binding("end,G", "edge(1)", "Last", id="reviews.last", show=False),
+        Binding("enter", "open", "Open", id="reviews.open", tooltip="Read the highlighted review"),
     ]
 
     @dataclass
@@ -49,59 +77,165 @@ class ReviewList(FittedList):
 
     @dataclass
     class Opened(Message):
-        """Enter on a review: read it."""
+        """Enter (or a second click) on a review: read it."""
 
         key: str
 
+    highlighted: reactive[int | None] = reactive(None, init=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: list[ReviewRow] = []
+        self.reviews: Sequence[Review] = ()
+        self.describe: Callable[[Review], ReviewRow] | None = None
         self.empty = ""
+        self._index: dict[str, int] = {}
+        self._cache: dict[int, tuple[Strip, Strip]] = {}
 
-    @property
-    def keys(self) -> list[str]:
-        return [row.review.key for row in self.rows]
+    # -- data in -----------------------------------------------------------------
 
-    def show_rows(
-        self, rows: list[ReviewRow], selected: str | None, empty: str, fallback: int = 0
+    def show_reviews(
+        self,
+        reviews: Sequence[Review],
+        describe: Callable[[Review], ReviewRow],
+        selected: str | None,
+        empty: str,
+        fallback: int = 0,
     ) -> str | None:
         """Replace the rows, keeping `selected` highlighted when it is still listed,
         else the row at `fallback`. Returns the key now highlighted."""
-        self.rows, self.empty = rows, empty
-        self.refit(selected, fallback)
-        return self._selected_id() if rows else None
+        self.reviews, self.describe, self.empty = reviews, describe, empty
+        self._index = {review.key: n for n, review in enumerate(reviews)}
+        self._cache.clear()
+        if selected in self._index:
+            index: int | None = self._index[selected]  # type: ignore[index]
+        elif reviews:
+            index = max(0, min(fallback, len(reviews) - 1))
+        else:
+            index = None
+        self.set_reactive(ReviewList.highlighted, index)
+        self.virtual_size = Size(self.size.width, max(1, len(reviews)) * ROW_HEIGHT)
+        self._reveal()
+        self.refresh()
+        return self.key
 
-    def build_options(self, width: int) -> list[Option]:
-        if not self.rows:
-            return [Option(Content(self.empty), disabled=True)]
-        return [Option(self._prompt(row, width), id=row.review.key) for row in self.rows]
+    @property
+    def key(self) -> str | None:
+        if self.highlighted is None or not self.reviews:
+            return None
+        return self.reviews[self.highlighted].key
 
-    @staticmethod
-    def _prompt(row: ReviewRow, width: int) -> Content:
+    @property
+    def keys(self) -> list[str]:
+        return [review.key for review in self.reviews]
+
+    @property
+    def rows(self) -> list[ReviewRow]:
+        """Every row, described now (for tests and tools; drawing is lazy)."""
+        assert self.describe is not None or not self.reviews
+        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"review-list--{name}")
+
+    def _row_strips(self, index: int, width: int) -> tuple[Strip, Strip]:
+        cached = self._cache.get(index)
+        if cached is not None and cached[0].cell_length == width:
+            return cached
+        assert self.describe is not None
+        row = self.describe(self.reviews[index])
         review = row.review
-        title = [
-            ("  " if row.read else "● ", "$accent"),
-            (review.title, "$text-muted" if row.read else "bold"),
-        ]
-        lines = wrapped(title, width, 2)
-        meta = [
-            ("  ", ""),
-            (words.VERDICT_WORDS.get(review.verdict, review.verdict), VERDICT_STYLE.get(review.verdict, "")),
-        ]
+        mark = Segment("  " if row.read else "● ", self._style("mark"))
+        title_style = self._style("title-read" if row.read else "title")
+        title = Segment(truncate(review.title, max(0, width - 2)), title_style)
+        first = Strip([mark, title]).adjust_cell_length(width, self.rich_style)
+        verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
+        parts = [Segment("  "), Segment(verdict, self._style(f"verdict-{review.verdict}"))]
         if row.total:
-            meta.append((f"  {row.done}/{row.total}", "$success" if row.done == row.total else "$text-muted"))
+            done = row.done == row.total
+            parts.append(Segment(f"  {row.done}/{row.total}", self._style("done" if done else "meta")))
         if row.updated:
-            meta.append((f"  ✱ {words.UPDATED}", "bold $warning"))
+            parts.append(Segment(f"  ✱ {words.UPDATED}", self._style("updated")))
         if row.stale:
-            meta.append((f"  ⚠ {words.STALE}", "bold $error"))
-        lines.append(meta)
-        return to_content(lines)
+            parts.append(Segment(f"  ⚠ {words.STALE}", self._style("stale")))
+        second = Strip(parts).adjust_cell_length(width, self.rich_style)
+        self._cache[index] = (first, second)
+        return first, second
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        self.post_message(self.Chosen(event.option.id))
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row_y = self.scroll_offset.y + y
+        index, part = divmod(row_y, ROW_HEIGHT)
+        if not self.reviews:
+            if row_y == 0 and self.empty:
+                return Strip([Segment(truncate(self.empty, width), self._style("empty"))]).adjust_cell_length(
+                    width, self.rich_style
+                )
+            return Strip.blank(width, self.rich_style)
+        if index >= len(self.reviews):
+            return Strip.blank(width, self.rich_style)
+        strip = self._row_strips(index, width)[part]
+        if index == self.highlighted:
+            cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
+            strip = Strip(Segment.apply_style(strip, post_style=Style(bgcolor=cursor.bgcolor)), width)
+        return strip
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self.post_message(self.Opened(event.option.id))
+    def on_resize(self, event: events.Resize) -> None:
+        self._cache.clear()
+        self.virtual_size = Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # -- moving ------------------------------------------------------------------
+
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:
+        self._reveal()
+        self.refresh()
+        self.post_message(self.Chosen(self.key))
+
+    def _reveal(self) -> None:
+        if self.highlighted is None:
+            return
+        region = Region(0, self.highlighted * ROW_HEIGHT, 1, ROW_HEIGHT)
+        self.scroll_to_region(region, animate=False, immediate=True, force=True)
+
+    def _move_to(self, index: int) -> None:
+        if not self.reviews:
+            return
+        self.highlighted = max(0, min(index, len(self.reviews) - 1))
+
+    def action_move(self, step: int) -> None:
+        if self.highlighted is None:
+            self._move_to(0)
+        else:
+            self._move_to(self.highlighted + step)
+
+    def action_page(self, direction: int) -> None:
+        rows = max(1, self.scrollable_content_region.height // ROW_HEIGHT - 1)
+        self._move_to((self.highlighted or 0) + direction * rows)
+
+    def action_edge(self, direction: int) -> None:
+        self._move_to(0 if direction < 0 else len(self.reviews) - 1)
+
+    def action_open(self) -> None:
+        key = self.key
+        if key is not None:
+            self.post_message(self.Opened(key))
+
+    def on_click(self, event: events.Click) -> None:
+        index = (self.scroll_offset.y + event.y) // ROW_HEIGHT
+        if not 0 <= index < len(self.reviews):
+            return
+        if index == self.highlighted:
+            self.action_open()
+        else:
+            self.highlighted = index
