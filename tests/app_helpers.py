@@ -27,7 +27,9 @@ def screen_segments(app: App) -> list[str]:
     return [segment.text for strip in app.screen._compositor.render_strips() for segment in strip]
 
 
-def write_review(path: Path, title: str, *, tags: str = "[a]", verdict: str = "deep", extra: str = "") -> Path:
+def write_review(
+    path: Path, title: str, *, tags: str = "[a]", verdict: str = "deep", extra: str = ""
+) -> Path:
     path.write_text(
         f"title: {title}\nrepo: o/r\ntags: {tags}\nverdict: {verdict}\nsummary: s\n{extra}",
         encoding="utf-8",

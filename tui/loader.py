@@ -369,6 +369,7 @@ class _Reader:
         if not isinstance(node, yaml.SequenceNode):
             raise _Invalid(node, f"`{section}` must be a list, found {_kind(node)}")
         items: list[Item] = []
+        ids: dict[str, yaml.Node] = {}
         for child in node.value:
             if isinstance(child, yaml.ScalarNode):
                 items.append(Item(section, self.text(child, section)))
@@ -384,6 +385,12 @@ class _Reader:
                     refs = self.refs(value)
                 elif key == "id":
                     item_id = self.text(value, "id").strip()
+                    if item_id in ids:
+                        first = self.where(ids[item_id]).line
+                        raise _Invalid(
+                            value, f"duplicate `id` {item_id!r} in `{section}` (first at line {first})"
+                        )
+                    ids[item_id] = value
                 else:
                     raise _Invalid(key_node, self.unknown(key, ITEM_FIELDS))
             if text is None:

@@ -218,20 +218,23 @@ def wrap(runs: Sequence[Run], width: int) -> list[Line]:
             line.extend(atom.chars)
             used += atom.width
             continue
+        # A line holding only indentation is dropped, not left as a blank line.
         if atom.width <= width:
-            if line:
+            if _rstrip(line):
                 lines.append(_rstrip(line))
             line, used = list(atom.chars), atom.width
             continue
         # Longer than a whole line: start on a fresh line unless this one is
         # nearly empty, then cut at soft break points.
         if line and used > width // 2:
-            lines.append(_rstrip(line))
+            if _rstrip(line):
+                lines.append(_rstrip(line))
             line, used = [], 0
         pieces = _fold(atom, width, width - used)
         for piece in pieces[:-1]:
             line.extend(piece)
-            lines.append(_rstrip(line))
+            if _rstrip(line):
+                lines.append(_rstrip(line))
             line = []
         line = line + pieces[-1]
         used = sum(_width(c) for c, _ in line)
