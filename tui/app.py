@@ -16,9 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Footer
 
-from . import words
-from .loader import load_paths, load_updates, plan_reload, split_roots
-from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review, ReviewChanges, compare
+from . import __version__, words
+from .cache import ParseCache, stamp
+from .loader import load_updates, plan_reload, split_roots
+from .loading import first_load, parse_in_background
+from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Problem, Review, ReviewChanges, compare
 from .screens.problems import ProblemsScreen
 from .state import ReadState
 from .widgets.review_list import ReviewList, ReviewRow
@@ -69,9 +71,18 @@ class PrDigestApp(App[None]):
     unread_only: reactive[bool] = reactive(False, init=False)
     pane: reactive[str] = reactive("reviews", init=False)
 
-    def __init__(self, paths: list[Path], state_path: Path | None, *, watch: bool = True) -> None:
+    def __init__(
+        self,
+        paths: list[Path],
+        state_path: Path | None,
+        *,
+        watch: bool = True,
+        cache_path: Path | None = None,
+    ) -> None:
         super().__init__()
         self.paths = paths
+        self.cache = ParseCache(cache_path, version_key=__version__)
+        self.loading: tuple[int, int] | None = None  # files parsed, files to parse
         self.folders, self.files = split_roots(paths)
         self.state = ReadState(state_path)
         self.library = Library()
@@ -96,13 +107,46 @@ class PrDigestApp(App[None]):
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
         self.state.load()
-        result = load_paths(self.paths)
-        self.library = Library.build(result.files, result.problems)
+        hits, misses, missing = first_load(self.paths, self.cache)
+        problems: dict[Path, list[Problem]] = {}
+        for problem in missing:
+            problems.setdefault(problem.location.path, []).append(problem)
+        for path, update in hits.items():
+            if update.problems:
+                problems[path] = update.problems
+        self.library = Library.build({path: u.reviews for path, u in hits.items()}, problems)
         self._refresh_all()
         self.query_one(ReviewList).focus()
         self._warn()
+        self.load_rest(misses)
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def load_rest(self, misses: list[Path]) -> None:
+        """Parse what the cache did not have, then start watching for changes."""
+        if misses:
+            self.loading = (0, len(misses))
+            self._refresh_status()
+
+            def progress(done: int, total: int) -> None:
+                self.loading = (done, total)
+                self._refresh_status()
+
+            await parse_in_background(misses, self.cache, self._deliver, progress)
+            self.loading = None
+            self._refresh_status()
+        self._save_cache()
         if self.watching:
             self.watch_entries()
+
+    def _deliver(self, updates: dict[Path, FileUpdate]) -> None:
+        listed = self.query_one(ReviewList).keys
+        position = listed.index(self.current_key) if self.current_key in listed else 0
+        self.library.apply(updates)
+        self._refresh_all(fallback=position)
+
+    @work(thread=True, exclusive=True, group="cache", exit_on_error=False)
+    def _save_cache(self) -> None:
+        self.cache.save()
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
@@ -197,6 +241,7 @@ class PrDigestApp(App[None]):
             unread,
             len(self.library.all_problems()),
             words.UNREAD if self.unread_only else "",
+            self.loading,
         )
         self.query_one("#reviews").border_subtitle = words.UNREAD if self.unread_only else ""
 
@@ -274,6 +319,11 @@ class PrDigestApp(App[None]):
                     updates.update(await asyncio.to_thread(load_updates, chunk))
                 if updates:
                     self.apply_updates(updates)
+                    self.cache.forget(drop)
+                    for path, update in updates.items():
+                        if update is not None:
+                            self.cache.put(path, stamp(path), update)
+            self._save_cache()
         finally:
             self._applying = False
 

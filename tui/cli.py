@@ -54,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
     parser.add_argument("--no-watch", action="store_true", help="do not reload when entry files change")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="parse every file; do not use the parse cache"
+    )
     parser.add_argument("--version", action="version", version=f"prdigest-tui {__version__}")
     args = parser.parse_args(argv)
 
@@ -61,7 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .app import PrDigestApp
 
     paths = args.paths or locations.default_paths()
-    app = PrDigestApp(paths, args.state or locations.state_file(), watch=not args.no_watch)
+    app = PrDigestApp(
+        paths,
+        args.state or locations.state_file(),
+        watch=not args.no_watch,
+        cache_path=None if args.no_cache else locations.cache_file(),
+    )
     app.run()
     return app.return_code or 0
 

@@ -17,6 +17,13 @@ def state_file() -> Path:
     return platformdirs.user_state_path(APP_NAME) / "state.json"
 
 
+def cache_file() -> Path:
+    """The parse cache; honours XDG_CACHE_HOME through platformdirs."""
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP_NAME) / "parse-cache.marshal"
+
+
 def bundled_entries() -> Path:
     """The digest shipped with the package.
 

@@ -1,0 +1,178 @@
+"""A parse cache: what each entry file loaded to, keyed by path, size and mtime.
+
+Parsing is the expensive part of start-up (libyaml plus validation); a warm
+start decodes this file instead. It holds plain tuples in `marshal` format:
+fast to read, version-checked, and unable to construct objects on load the way
+pickle can. It is written atomically; a corrupt, truncated or old-version cache
+is ignored and rebuilt, never trusted and never an error shown to the reader.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from .model import FileUpdate, Item, Location, Problem, Review
+
+FORMAT = "prdigest-tui/parse-cache"
+VERSION = 1
+"""Bump when the model or the loader's rules change: old caches are then ignored."""
+
+Stamp = tuple[int, int]  # size, mtime_ns
+
+
+def stamp(path: Path) -> Stamp | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns
+
+
+def _item(item: Item) -> tuple:
+    return (item.section, item.text, item.refs, item.id)
+
+
+def _review(review: Review) -> tuple:
+    loc = review.location
+    return (
+        review.title, review.repo, review.verdict, review.summary, review.tags,
+        loc.line, loc.column, review.pr, review.url, review.date, review.verdict_note,
+        tuple(map(_item, review.focus)), tuple(map(_item, review.read_order)),
+        tuple(map(_item, review.actions)), tuple(map(_item, review.caveats)),
+    )  # fmt: skip
+
+
+def _items(raw: tuple) -> tuple[Item, ...]:
+    return tuple([Item(*fields) for fields in raw])
+
+
+def _decode(path: Path, raw: tuple) -> Review:
+    (title, repo, verdict, summary, tags, line, column, pr, url, date, note,
+     focus, read_order, actions, caveats) = raw  # fmt: skip
+    return Review(
+        title, repo, verdict, summary, tags, Location(path, line, column), pr, url, date, note,
+        _items(focus), _items(read_order), _items(actions), _items(caveats),
+    )  # fmt: skip
+
+
+class ParseCache:
+    """Cached loads by path. `get` answers only when size and mtime still match."""
+
+    def __init__(self, path: Path | None, version_key: str = "") -> None:
+        self.path = path
+        self.version_key = version_key
+        self._raw: dict[str, tuple] = {}
+        self._fresh: dict[str, tuple] = {}
+        self.dirty = False
+
+    def load(self) -> bool:
+        """Read the cache file; False (and an empty cache) if it is missing or unusable."""
+        self._raw = {}
+        if self.path is None:
+            return False
+        try:
+            data = self.path.read_bytes()
+            doc = marshal.loads(data)
+        except (OSError, EOFError, ValueError, TypeError):
+            return False
+        if (
+            not isinstance(doc, tuple)
+            or len(doc) != 4
+            or doc[0] != FORMAT
+            or doc[1] != VERSION
+            or doc[2] != self.version_key
+            or not isinstance(doc[3], dict)
+        ):
+            return False
+        self._raw = doc[3]
+        return True
+
+    def get(self, path: Path, current: Stamp | None) -> FileUpdate | None:
+        entry = self._raw.get(str(path))
+        if entry is None or current is None or entry[0] != current:
+            return None
+        try:
+            _, reviews, problems = entry
+            update = decode_entry(path, reviews, problems)
+        except (TypeError, ValueError):
+            return None  # a damaged entry is a miss, not an error
+        self._fresh[str(path)] = entry
+        return update
+
+    def put(self, path: Path, current: Stamp | None, update: FileUpdate) -> None:
+        if current is None:
+            return
+        self._fresh[str(path)] = (
+            current,
+            tuple(map(_review, update.reviews)),
+            tuple((p.location.line, p.location.column, p.message) for p in update.problems),
+        )
+        self.dirty = True
+
+    def put_raw(self, path: Path, current: Stamp | None, reviews: tuple, problems: tuple) -> None:
+        """Store an entry made by `parse_files` in another process."""
+        if current is None:
+            return
+        self._fresh[str(path)] = (current, reviews, problems)
+        self.dirty = True
+
+    def forget(self, paths: Iterable[Path]) -> None:
+        for path in paths:
+            if self._fresh.pop(str(path), None) is not None:
+                self.dirty = True
+
+    def save(self) -> None:
+        """Write the entries used or added since `load`, atomically. Errors are
+        ignored: a cache that cannot be written only costs the next start-up time."""
+        if self.path is None:
+            return
+        if set(self._fresh) != set(self._raw):
+            self.dirty = True
+        if not self.dirty:
+            return
+        data = marshal.dumps((FORMAT, VERSION, self.version_key, self._fresh))
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        self.dirty = False
+
+
+def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]]:
+    """Parse files into cache entries (plain tuples), for a worker process.
+
+    Returns what `ParseCache.put_raw` takes, so nothing is encoded twice and the
+    data crosses the process boundary as plain tuples and strings.
+    """
+    from .loader import load_file
+
+    out = []
+    for name in paths:
+        path = Path(name)
+        before = stamp(path)
+        result = load_file(path)
+        reviews = tuple(map(_review, result.reviews))
+        problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
+        out.append((name, before, reviews, problems))
+    return out
+
+
+def decode_entry(path: Path, reviews: tuple, problems: tuple) -> FileUpdate:
+    return FileUpdate(
+        [_decode(path, raw) for raw in reviews],
+        [Problem(Location(path, line, column), message) for line, column, message in problems],
+    )
