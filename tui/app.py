@@ -7,6 +7,7 @@ it) and by pushing fresh data down. Nothing below the app touches the disk.
 from __future__ import annotations
 
 import asyncio
+import gc
 from pathlib import Path
 
 from textual import events, work
@@ -134,13 +135,14 @@ class PrDigestApp(App[None]):
             await parse_in_background(misses, self.cache, self._deliver, progress)
             self.loading = None
             self._refresh_status()
+        # Loaded reviews live until quit: keep the collector from walking them again and again.
+        gc.freeze()
         self._save_cache()
         if self.watching:
             self.watch_entries()
 
     def _deliver(self, updates: dict[Path, FileUpdate]) -> None:
-        listed = self.query_one(ReviewList).keys
-        position = listed.index(self.current_key) if self.current_key in listed else 0
+        position = self.query_one(ReviewList).position_of(self.current_key)
         self.library.apply(updates)
         self._refresh_all(fallback=position)
 
@@ -169,14 +171,20 @@ class PrDigestApp(App[None]):
         return compare(seen, review) or None
 
     def _tag_counts(self) -> list[TagCount]:
-        is_read = self.state.is_read
-        unread_all = sum(1 for r in self.library.reviews if not is_read(r.key))
-        counts = [
-            TagCount(ALL_TAG, unread_all, len(self.library.reviews)),
-            TagCount(UNREAD_TAG, unread_all, len(self.library.reviews)),
-        ]
+        """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
+        read_per_tag: dict[str, int] = {}
+        read_all = 0
+        for key in self.state.read_keys():
+            review = self.library.by_key.get(key)
+            if review is None:
+                continue
+            read_all += 1
+            for tag in review.tags:
+                read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
+        total = len(self.library.reviews)
+        counts = [TagCount(ALL_TAG, total - read_all, total), TagCount(UNREAD_TAG, total - read_all, total)]
         for tag, reviews in self.library.tags.items():
-            counts.append(TagCount(tag, sum(1 for r in reviews if not is_read(r.key)), len(reviews)))
+            counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
         return counts
 
     def _visible(self) -> list[Review]:
@@ -234,7 +242,8 @@ class PrDigestApp(App[None]):
         )
 
     def _refresh_status(self) -> None:
-        unread = sum(1 for r in self.library.reviews if not self.state.is_read(r.key))
+        read = sum(1 for key in self.state.read_keys() if key in self.library.by_key)
+        unread = len(self.library.reviews) - read
         self.query_one(StatusBar).show(
             self.library.repos,
             len(self.library.reviews),
@@ -329,8 +338,7 @@ class PrDigestApp(App[None]):
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
         """Swap in fresh file contents, keeping the reader's place."""
-        listed = self.query_one(ReviewList).keys
-        position = listed.index(self.current_key) if self.current_key in listed else 0
+        position = self.query_one(ReviewList).position_of(self.current_key)
         changes = self.library.apply(updates)
         self.reloads += 1
         self._refresh_all(fallback=position)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
+import marshal
+import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 from .cache import ParseCache, decode_entry, parse_files, stamp
@@ -62,31 +62,66 @@ async def parse_in_background(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
 ) -> None:
-    """Parse `misses`, store them in the cache and `deliver` them in batches."""
-    loop = asyncio.get_running_loop()
-    chunks = [misses[i : i + CHUNK] for i in range(0, len(misses), CHUNK)]
-    executor: Executor | None = None
-    if len(misses) >= PROCESS_THRESHOLD and workers > 1:
-        executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
-    try:
-        pending = [
-            loop.run_in_executor(executor, parse_files, [str(path) for path in chunk]) for chunk in chunks
-        ]
-        batch: dict[Path, FileUpdate] = {}
-        last = time.monotonic()
-        for done, future in enumerate(asyncio.as_completed(pending), 1):
-            for name, before, reviews, problems in await future:
-                path = Path(name)
-                cache.put_raw(path, before, reviews, problems)
-                batch[path] = decode_entry(path, reviews, problems)
-            if progress is not None:
-                progress(min(len(misses), done * CHUNK), len(misses))
-            if time.monotonic() - last >= FLUSH_S:
-                deliver(batch)
-                batch, last = {}, time.monotonic()
-        if batch:
+    """Parse `misses`, store them in the cache and `deliver` them in batches.
+
+    Many files go to `workers` child processes (`tui.parse_worker`), so both
+    cores parse; a few are parsed in a thread, which starts quicker.
+    """
+    batch: dict[Path, FileUpdate] = {}
+    done = 0
+    last = time.monotonic()
+
+    def receive(entries: list) -> None:
+        nonlocal batch, done, last
+        for name, before, reviews, problems in entries:
+            path = Path(name)
+            cache.put_raw(path, before, reviews, problems)
+            batch[path] = decode_entry(path, reviews, problems)
+        done += len(entries)
+        if progress is not None:
+            progress(done, len(misses))
+        if time.monotonic() - last >= FLUSH_S:
             deliver(batch)
+            batch, last = {}, time.monotonic()
+
+    names = [str(path) for path in misses]
+    if len(misses) < PROCESS_THRESHOLD or workers < 2:
+        for start in range(0, len(names), CHUNK):
+            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK]))
+    else:
+        shares = [names[n::workers] for n in range(workers)]
+        await asyncio.gather(*(_run_worker(share, receive) for share in shares))
+    if batch:
+        deliver(batch)
+
+
+async def _run_worker(names: list[str], receive: Callable[[list], None]) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.parse_worker",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(marshal.dumps(names))
+        await process.stdin.drain()
+        process.stdin.close()
+        received = 0
+        while received < len(names):
+            try:
+                size = int.from_bytes(await process.stdout.readexactly(8), "little")
+                entries = marshal.loads(await process.stdout.readexactly(size))
+            except asyncio.IncompleteReadError:
+                break
+            received += len(entries)
+            receive(entries)
+        if received < len(names):
+            # The worker died: parse what it did not, here.
+            rest = names[received:]
+            for start in range(0, len(rest), CHUNK):
+                receive(await asyncio.to_thread(parse_files, rest[start : start + CHUNK]))
     finally:
-        if executor is not None:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
             with contextlib.suppress(Exception):
-                executor.shutdown(wait=False, cancel_futures=True)
+                await process.wait()

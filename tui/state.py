@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -86,6 +88,9 @@ class ReadState:
         marks = self.reviews.get(review_key)
         return bool(marks and marks.read and marks.read.value)
 
+    def read_keys(self) -> list[str]:
+        return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
+
     def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
         """Checked item keys. Given the items' current digests, a check made on
         different text does not count: the reader has not seen the new text."""
@@ -135,8 +140,8 @@ class ReadState:
             return
         try:
             self.reviews = _read(self.path)
-        except FileNotFoundError:
-            self.reviews = {}
+        except (FileNotFoundError, NotADirectoryError):
+            self.reviews = {}  # nothing there yet (or its folder cannot exist): `save` tells
         except (OSError, StateError) as exc:
             self.reviews = {}
             self._set_aside(exc)
@@ -160,6 +165,7 @@ class ReadState:
                     self._set_aside(exc)
                     theirs = {}
                 changed = _merge_into(self.reviews, theirs)
+                _remove_leftovers(self.path)
                 _write_atomic(self.path, _dump(self.reviews))
             return changed
         except OSError as exc:
@@ -185,12 +191,34 @@ class ReadState:
         self.warnings.append(f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks.")
 
 
+MAX_STATE_BYTES = 64 * 1024 * 1024
+"""A state file larger than this is not read (it is moved aside like a corrupt one)."""
+
+_OPEN_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
 def _read(path: Path) -> dict[str, ReviewMarks]:
-    data = path.read_bytes()
+    # Non-blocking and checked, so a named pipe or a device put in its place
+    # cannot hang the reader at start-up.
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StateError("not a regular file")
+        if info.st_size > MAX_STATE_BYTES:
+            raise StateError(f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MB")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_STATE_BYTES + 1)
+    finally:
+        os.close(fd)
     try:
         doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, and ints past the digit limit
         raise StateError(f"not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise StateError("not valid JSON: nested too deeply") from exc
     return _parse(doc)
 
 
@@ -227,17 +255,47 @@ def _mark(raw: object) -> Mark:
         and isinstance(raw.get("h", ""), str)
     ):
         return Mark(raw["v"], float(raw["t"]), raw.get("h"))
-    raise StateError(f"bad mark {raw!r}")
+    raise StateError(f"bad mark {_short(raw)}")
 
 
 def _seen(raw: object) -> Seen:
-    if isinstance(raw, dict) and isinstance(raw.get("v"), dict) and _is_time(raw.get("t")):
-        return Seen(raw["v"], float(raw["t"]))
+    if isinstance(raw, dict) and _is_fingerprint(raw.get("v")) and _is_time(raw.get("t")):
+        return Seen(raw["v"], float(raw["t"]))  # type: ignore[arg-type]
     raise StateError("bad `seen` record")
 
 
+def _is_fingerprint(value: object) -> bool:
+    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
+    if not isinstance(value, dict):
+        return False
+    fields, items = value.get("fields", {}), value.get("items", {})
+    return (
+        isinstance(fields, dict)
+        and all(isinstance(v, str) for v in fields.values())
+        and isinstance(items, dict)
+        and all(
+            isinstance(pairs, list)
+            and all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                for pair in pairs
+            )
+            for pairs in items.values()
+        )
+    )
+
+
 def _is_time(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _short(raw: object) -> str:
+    text = repr(raw)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
@@ -297,6 +355,20 @@ def _locked(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Delete temp files of writes that never finished (a writer killed mid-save).
+
+    Called under the lock: every writer holds it while its temp file exists, so
+    any temp file seen now belongs to a writer that is gone.
+    """
+    prefix = f".{path.name}."
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path.parent):
+            if name.startswith(prefix) and name.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    os.unlink(path.parent / name)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -124,6 +124,10 @@ class ReviewList(ScrollView, can_focus=True):
             return None
         return self.reviews[self.highlighted].key
 
+    def position_of(self, key: str | None) -> int:
+        """Where `key` is listed, or 0."""
+        return self._index.get(key, 0) if key is not None else 0
+
     @property
     def keys(self) -> list[str]:
         return [review.key for review in self.reviews]
