@@ -1,7 +1,10 @@
 """A parse cache: what each entry file loaded to, keyed by path, size and mtime.
 
 Parsing is the expensive part of start-up (libyaml plus validation); a warm
-start decodes this file instead. It holds plain tuples in `marshal` format:
+start decodes this file instead. Each review is kept as the few fields a list
+row needs plus its body packed as bytes (`Review.blob`), so loading 10,000
+reviews creates 10,000 small objects, not half a million strings; a body is
+unpacked when its review is first read. It holds plain tuples in `marshal` format:
 fast to read, version-checked, and unable to construct objects on load the way
 pickle can. It is written atomically; a corrupt, truncated or old-version cache
 is ignored and rebuilt, never trusted and never an error shown to the reader.
@@ -16,10 +19,10 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .model import FileUpdate, Item, Location, Problem, Review
+from .model import FileUpdate, Location, Problem, Review
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 1
+VERSION = 2
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns
@@ -33,31 +36,15 @@ def stamp(path: Path) -> Stamp | None:
     return info.st_size, info.st_mtime_ns
 
 
-def _item(item: Item) -> tuple:
-    return (item.section, item.text, item.refs, item.id)
-
-
 def _review(review: Review) -> tuple:
+    """A review as cached: what the list needs in the clear, the body packed."""
     loc = review.location
-    return (
-        review.title, review.repo, review.verdict, review.summary, review.tags,
-        loc.line, loc.column, review.pr, review.url, review.date, review.verdict_note,
-        tuple(map(_item, review.focus)), tuple(map(_item, review.read_order)),
-        tuple(map(_item, review.actions)), tuple(map(_item, review.caveats)),
-    )  # fmt: skip
-
-
-def _items(raw: tuple) -> tuple[Item, ...]:
-    return tuple([Item(*fields) for fields in raw])
+    return (review.title, review.repo, review.verdict, review.tags, loc.line, loc.column, review.pr, review.blob)
 
 
 def _decode(path: Path, raw: tuple) -> Review:
-    (title, repo, verdict, summary, tags, line, column, pr, url, date, note,
-     focus, read_order, actions, caveats) = raw  # fmt: skip
-    return Review(
-        title, repo, verdict, summary, tags, Location(path, line, column), pr, url, date, note,
-        _items(focus), _items(read_order), _items(actions), _items(caveats),
-    )  # fmt: skip
+    title, repo, verdict, tags, line, column, pr, blob = raw
+    return Review.packed(title, repo, verdict, tags, Location(path, line, column), pr, blob)
 
 
 class ParseCache:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import marshal
 import sys
 import time
@@ -37,6 +38,18 @@ def first_load(
     """What can be shown at once: files the cache answers plus the first
     `SYNC_FILES` others, parsed here; then the files left to parse, and the
     paths that do not exist."""
+    collecting = gc.isenabled()
+    gc.disable()  # building many long-lived objects: collections here only cost time
+    try:
+        return _first_load(paths, cache)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _first_load(
+    paths: list[Path], cache: ParseCache
+) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
     files, missing = discover(paths)
     cache.load()
     hits: dict[Path, FileUpdate] = {}

@@ -7,6 +7,7 @@ asks it questions (which reviews are under this tag? in what order?).
 from __future__ import annotations
 
 import hashlib
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -86,22 +87,99 @@ class Item:
         return digest(self.text)
 
 
-@dataclass(slots=True)
+BODY: tuple[str, ...] = (
+    "summary", "url", "date", "verdict_note", "focus", "read_order", "actions", "caveats",
+)  # fmt: skip
+"""The fields a list row does not need; a cached review keeps them packed until read."""
+
+
 class Review:
-    title: str
-    repo: str
-    verdict: str
-    summary: str
-    tags: tuple[str, ...]
-    location: Location
-    pr: int | None = None
-    url: str | None = None
-    date: str | None = None
-    verdict_note: str | None = None
-    focus: tuple[Item, ...] = ()
-    read_order: tuple[Item, ...] = ()
-    actions: tuple[Item, ...] = ()
-    caveats: tuple[Item, ...] = ()
+    """One review. The fields a list needs (title, repo, verdict, tags, pr,
+    location) are plain attributes; the body (summary, items, ...) may be a
+    packed blob from the parse cache, unpacked the first time it is read. So
+    10,000 cached reviews load as 10,000 small objects plus bytes, and a body
+    costs something only when its review is opened, searched or compared.
+
+    Treated as immutable.
+    """
+
+    __slots__ = ("_blob", "_body", "location", "pr", "repo", "tags", "title", "verdict")
+
+    def __init__(
+        self,
+        title: str,
+        repo: str,
+        verdict: str,
+        summary: str,
+        tags: tuple[str, ...],
+        location: Location,
+        pr: int | None = None,
+        url: str | None = None,
+        date: str | None = None,
+        verdict_note: str | None = None,
+        focus: tuple[Item, ...] = (),
+        read_order: tuple[Item, ...] = (),
+        actions: tuple[Item, ...] = (),
+        caveats: tuple[Item, ...] = (),
+    ) -> None:
+        self.title, self.repo, self.verdict, self.tags = title, repo, verdict, tags
+        self.location, self.pr = location, pr
+        self._body: tuple | None = (summary, url, date, verdict_note, focus, read_order, actions, caveats)
+        self._blob: bytes | None = None
+
+    @classmethod
+    def packed(
+        cls,
+        title: str,
+        repo: str,
+        verdict: str,
+        tags: tuple[str, ...],
+        location: Location,
+        pr: int | None,
+        blob: bytes,
+    ) -> Review:
+        """A review whose body is still packed (see `blob`)."""
+        review = cls.__new__(cls)
+        review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
+        review.location, review.pr = location, pr
+        review._body, review._blob = None, blob
+        return review
+
+    @property
+    def blob(self) -> bytes:
+        """The body packed with marshal: plain tuples and strings."""
+        if self._blob is None:
+            summary, url, date, note, *sections = self._body  # type: ignore[misc]
+            packed = tuple(tuple((i.section, i.text, i.refs, i.id) for i in items) for items in sections)
+            self._blob = marshal.dumps((summary, url, date, note, *packed))
+        return self._blob
+
+    def _unpacked(self) -> tuple:
+        body = self._body
+        if body is None:
+            summary, url, date, note, *sections = marshal.loads(self._blob)  # type: ignore[arg-type]
+            items = tuple(tuple([Item(*fields) for fields in raw]) for raw in sections)
+            body = self._body = (summary, url, date, note, *items)
+        return body
+
+    summary = property(lambda self: self._unpacked()[0])
+    url = property(lambda self: self._unpacked()[1])
+    date = property(lambda self: self._unpacked()[2])
+    verdict_note = property(lambda self: self._unpacked()[3])
+    focus = property(lambda self: self._unpacked()[4])
+    read_order = property(lambda self: self._unpacked()[5])
+    actions = property(lambda self: self._unpacked()[6])
+    caveats = property(lambda self: self._unpacked()[7])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Review):
+            return NotImplemented
+        return self.location == other.location and self.content == other.content
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Review(title={self.title!r}, repo={self.repo!r}, pr={self.pr!r}, location={self.location})"
 
     @property
     def key(self) -> str:
@@ -128,21 +206,7 @@ class Review:
     @property
     def content(self) -> tuple[object, ...]:
         """Everything the reader sees; unlike equality, blind to the file position."""
-        return (
-            self.title,
-            self.repo,
-            self.verdict,
-            self.summary,
-            self.tags,
-            self.pr,
-            self.url,
-            self.date,
-            self.verdict_note,
-            self.focus,
-            self.read_order,
-            self.actions,
-            self.caveats,
-        )
+        return (self.title, self.repo, self.verdict, self.tags, self.pr, *self._unpacked())
 
     def fingerprint(self) -> dict[str, object]:
         """A compact record of what the reader saw, kept in the state file so a
