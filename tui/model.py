@@ -347,8 +347,13 @@ class Library:
         return library
 
     def apply(self, updates: Mapping[Path, FileUpdate | None]) -> LibraryChanges:
-        """Replace the given files' reviews and re-index; the others are untouched."""
-        before = {key: review.content for key, review in self.by_key.items()}
+        """Replace the given files' reviews and re-index; the others are untouched.
+
+        Only reviews of the changed files are compared, so the cost of telling
+        what changed does not grow with the corpus.
+        """
+        old_by_key = self.by_key
+        touched = {review.key for path in updates for review in self.files.get(path, [])}
         changes = LibraryChanges()
         for path, update in updates.items():
             if update is None:
@@ -367,12 +372,16 @@ class Library:
             self.files[path] = update.reviews
             self.stale.discard(path)
         self._index()
-        for key, review in self.by_key.items():
-            if key not in before:
-                changes.added.append(key)
-            elif before[key] != review.content:
-                changes.updated.append(key)
-        changes.removed = [key for key in before if key not in self.by_key]
+        for path in updates:
+            for review in self.files.get(path, []):
+                if self.by_key.get(review.key) is not review:
+                    continue  # a duplicate, skipped
+                old = old_by_key.get(review.key)
+                if old is None:
+                    changes.added.append(review.key)
+                elif old is not review and old.content != review.content:
+                    changes.updated.append(review.key)
+        changes.removed = [key for key in touched if key not in self.by_key]
         return changes
 
     def is_stale(self, review: Review) -> bool:
