@@ -1,0 +1,107 @@
+"""Hot reload latency: from a file write to the screen showing the change.
+
+    python bench/reload_latency.py [--edits 40] [--sizes 10 10000]
+
+For each corpus size (generated with make_corpus.py into a temporary folder),
+the app runs in-process with Pilot at 120x40 and the real watcher. The review
+shown is the first one listed; each edit rewrites its file (temp file + rename,
+like an editor) with a new marker in the review's first focus item, and the
+clock stops when the review pane's rendered lines contain the marker. Prints
+p50/p95/max per size and the ratio of the large corpus to the small one.
+Not a test: timings never decide pass or fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+
+from tui.app import PrDigestApp  # noqa: E402
+from tui.widgets.review_view import ReviewView  # noqa: E402
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+def shown(view: ReviewView, marker: str) -> bool:
+    return any(marker in view.render_line(y).text for y in range(view.size.height))
+
+
+async def measure(corpus: Path, tmp: Path, edits: int) -> list[float]:
+    app = PrDigestApp([corpus], tmp / "state.json", cache_path=tmp / "cache.bin")
+    latencies: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        deadline = time.monotonic() + 120
+        while app.loading is not None or not app.library.reviews:
+            assert time.monotonic() < deadline, "never finished loading"
+            await asyncio.sleep(0.05)
+        await pilot.pause()
+        view = app.query_one(ReviewView)
+        review = view.review
+        assert review is not None
+        path = review.location.path
+        original = path.read_text(encoding="utf-8")
+        first = review.focus[0].text.splitlines()[0]
+        assert first in original
+        await asyncio.sleep(0.5)  # the watcher is up
+        for n in range(edits + 1):
+            marker = f"MARK{n:04d}"
+            text = original.replace(first, f"{marker} {first}", 1)
+            tmp_file = path.with_name(f".{path.name}.tmp{n}")
+            tmp_file.write_text(text, encoding="utf-8")
+            started = time.perf_counter()
+            os.replace(tmp_file, path)
+            while not shown(view, marker):
+                if time.perf_counter() - started > 10:
+                    raise AssertionError(f"edit {n} never shown")
+                await asyncio.sleep(0.002)
+            if n:  # the first edit warms up
+                latencies.append(time.perf_counter() - started)
+            await asyncio.sleep(0.15)  # edits apart, as a person saves
+        path.write_text(original, encoding="utf-8")
+    return latencies
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 10_000])
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for size in args.sizes:
+            corpus = tmp / f"corpus-{size}"
+            subprocess.run(
+                [sys.executable, str(BENCH / "make_corpus.py"), str(corpus), "--reviews", str(size)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            work = tmp / f"run-{size}"
+            work.mkdir()
+            lat = asyncio.run(measure(corpus, work, args.edits))
+            rows.append((size, statistics.median(lat), percentile(lat, 95), max(lat)))
+            print(f"  {size} reviews: p50 {rows[-1][1] * 1000:.0f} ms", file=sys.stderr, flush=True)
+    print("| reviews | edits | p50 (ms) | p95 (ms) | max (ms) |")
+    print("|---:|---:|---:|---:|---:|")
+    for size, p50, p95, worst in rows:
+        print(f"| {size:,} | {args.edits} | {p50 * 1000:.0f} | {p95 * 1000:.0f} | {worst * 1000:.0f} |")
+    if len(rows) > 1:
+        print(f"\nlargest / smallest, p50: {rows[-1][1] / rows[0][1]:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
