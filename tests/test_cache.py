@@ -1,0 +1,160 @@
+"""The parse cache and background loading, on real files (timings are not asserted)."""
+
+from __future__ import annotations
+
+import asyncio
+import marshal
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tui.app import PrDigestApp
+from tui.cache import FORMAT, VERSION, ParseCache
+from tui.loading import first_load, parse_in_background
+from tui.model import ALL_TAG
+from tui.widgets.review_list import ReviewList
+from tui.widgets.review_view import ReviewView
+from tui.widgets.tag_list import TagList
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def review_yaml(title: str, focus: str = "f1") -> str:
+    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - {focus}\n"
+
+
+def corpus(tmp_path: Path, files: int) -> Path:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    for n in range(files):
+        (folder / f"r{n:03}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    return folder
+
+
+def test_warm_start_reads_the_cache_not_the_files(tmp_path: Path) -> None:
+    folder = corpus(tmp_path, 30)
+    cache_file = tmp_path / "cache.bin"
+    cold = ParseCache(cache_file)
+    hits, later, _ = first_load([folder], cold)
+    asyncio.run(parse_in_background(later, cold, hits.update))
+    cold.save()
+    assert len(hits) == 30
+    # Make the files unparseable without changing size or mtime: only a cache hit can succeed.
+    stamps = {p: p.stat() for p in folder.iterdir()}
+    for path, info in stamps.items():
+        path.write_bytes(b"x" * info.st_size)
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    warm = ParseCache(cache_file)
+    hits, later, _ = first_load([folder], warm)
+    assert later == [] and len(hits) == 30
+    assert sorted(r.title for u in hits.values() for r in u.reviews)[:2] == ["review 0", "review 1"]
+    assert hits[folder / "r005.yaml"].reviews[0].focus[0].text == "f1"  # the body unpacks
+
+
+def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
+    folder = corpus(tmp_path, 3)
+    cache_file = tmp_path / "cache.bin"
+    cache = ParseCache(cache_file)
+    first_load([folder], cache)
+    cache.save()
+    (folder / "r001.yaml").write_text(review_yaml("review 1", focus="changed"), encoding="utf-8")
+    cache = ParseCache(cache_file)
+    hits, _, _ = first_load([folder], cache)
+    assert hits[folder / "r001.yaml"].reviews[0].focus[0].text == "changed"
+    assert hits[folder / "r000.yaml"].reviews[0].focus[0].text == "f1"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"garbage",
+        marshal.dumps((FORMAT, VERSION - 1, "0.1.0", {})),
+        marshal.dumps((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}))[:-3],
+        marshal.dumps(["not", "a", "cache"]),
+    ],
+    ids=["empty", "garbage", "old-version", "truncated", "wrong-type"],
+)
+def test_a_corrupt_or_old_cache_is_ignored_and_rebuilt(tmp_path: Path, content: bytes) -> None:
+    folder = corpus(tmp_path, 2)
+    cache_file = tmp_path / "cache.bin"
+    cache_file.write_bytes(content)
+    cache = ParseCache(cache_file)
+    hits, later, _ = first_load([folder], cache)
+    assert len(hits) == 2 and not later
+    cache.save()
+    rebuilt = ParseCache(cache_file)
+    assert rebuilt.load()
+    assert rebuilt.get(
+        folder / "r000.yaml",
+        (os.stat(folder / "r000.yaml").st_size, os.stat(folder / "r000.yaml").st_mtime_ns),
+    )
+
+
+def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
+    folder = corpus(tmp_path, 1)
+    path = folder / "r000.yaml"
+    info = path.stat()
+    cache_file = tmp_path / "cache.bin"
+    cache_file.write_bytes(
+        marshal.dumps(
+            (FORMAT, VERSION, "0.1.0", {str(path): ((info.st_size, info.st_mtime_ns), (("x",),), ())})
+        )
+    )
+    cache = ParseCache(cache_file, version_key="0.1.0")
+    assert cache.load()
+    assert cache.get(path, (info.st_size, info.st_mtime_ns)) is None
+
+
+async def test_the_app_uses_the_cache_and_saves_it(tmp_path: Path) -> None:
+    folder = corpus(tmp_path, 5)
+    cache_file = tmp_path / "xdg-cache" / "parse.bin"
+    app = PrDigestApp([folder], tmp_path / "state.json", cache_path=cache_file, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        deadline = time.monotonic() + 10
+        while not cache_file.exists():
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+    assert ParseCache(cache_file, version_key=app.cache.version_key).load()
+
+
+async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> None:
+    folder = tmp_path / "big"
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "make_corpus.py"), str(folder), "--reviews", "10000"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    app = PrDigestApp([folder], tmp_path / "state.json", cache_path=tmp_path / "cache.bin", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.query_one(ReviewList).rows  # reviews on screen before loading ends
+        deadline = time.monotonic() + 120
+        while app.loading is not None:
+            assert time.monotonic() < deadline, "loading never ended"
+            await asyncio.sleep(0.1)
+        await pilot.pause()
+        assert len(app.library.reviews) == 10_000
+        counts = {c.tag: (c.unread, c.total) for c in app.query_one(TagList).counts}
+        assert counts[ALL_TAG] == (10_000, 10_000)
+        assert sum(total for tag, (_, total) in counts.items() if not tag.startswith("\x00")) == sum(
+            len(r.tags) for r in app.library.reviews
+        )
+        reviews = app.query_one(ReviewList)
+        verdicts = [r.verdict for r in reviews.reviews]
+        order = ["deep", "quick", "skim", "skip"]
+        assert verdicts == sorted(verdicts, key=order.index)  # deep-read first, all the way down
+        await pilot.press("end")
+        assert app.current_key == reviews.reviews[-1].key
+        await pilot.press("home", "j", "j", "r")
+        assert app.state.is_read(reviews.reviews[2].key)
+        counts = {c.tag: c.unread for c in app.query_one(TagList).counts}
+        assert counts[ALL_TAG] == 9_999
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one(ReviewView).review.key == reviews.reviews[2].key
