@@ -22,3 +22,13 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
 
 
 # App fixtures go below.
+
+
+@pytest.fixture(autouse=True)
+def english_words():
+    """Each test starts and ends with the UI in English (a test may switch to Chinese)."""
+    from tui import words
+
+    words.set_language("en")
+    yield
+    words.set_language("en")

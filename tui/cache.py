@@ -22,7 +22,7 @@ from pathlib import Path
 from .model import FileUpdate, Location, Problem, Review
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 2
+VERSION = 3
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns
@@ -39,7 +39,16 @@ def stamp(path: Path) -> Stamp | None:
 def _review(review: Review) -> tuple:
     """A review as cached: what the list needs in the clear, the body packed."""
     loc = review.location
-    return (review.title, review.repo, review.verdict, review.tags, loc.line, loc.column, review.pr, review.blob)
+    return (
+        review.title,
+        review.repo,
+        review.verdict,
+        review.tags,
+        loc.line,
+        loc.column,
+        review.pr,
+        review.blob,
+    )
 
 
 def _decode(path: Path, raw: tuple) -> Review:

@@ -10,6 +10,7 @@ its file.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import stat
@@ -20,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review
-from .text import clean
+from .text import clean, one_line, unsafe_name
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -28,10 +29,29 @@ except AttributeError:  # pragma: no cover - libyaml missing
     _Loader = yaml.SafeLoader
 
 SUFFIXES = (".yaml", ".yml")
+
+# Limits on one entry file. Each is a problem located in the file when passed;
+# docs/entry-format.md and the README list them with these numbers.
 MAX_FILE_BYTES = 8 * 1024 * 1024
+"""Larger files are skipped unread."""
 MAX_NODES = 200_000
-"""Nodes visited per file; bounds alias expansion ("billion laughs")."""
+"""Nodes visited per file, aliases counted each time they are used ("billion laughs")."""
+MAX_TEXT_CHARS = MAX_FILE_BYTES
+"""Characters of text per file, aliases counted each time they are used: aliases
+cannot make a file hold more text than the largest file could."""
 MAX_DEPTH = 64
+"""Nesting levels of lists and mappings."""
+MAX_REVIEWS = 10_000
+"""Reviews per file; the rest of a longer page is skipped."""
+MAX_ITEMS = 1_000
+"""Items per section (`focus`, `read_order`, `actions`, `caveats`) of a review."""
+MAX_TAGS = 32
+"""Tags per review."""
+MAX_REFS = 32
+"""Refs per item."""
+MAX_REVIEW_CHARS = 100_000
+"""Characters of text in one review, all fields and items together: the review pane
+lays a review out whole, so this bounds the work done on a key press."""
 
 REVIEW_FIELDS = (
     "title",
@@ -73,71 +93,191 @@ def is_entry_file(path: Path) -> bool:
     return not name.endswith("~")
 
 
+def _is_dir(path: Path) -> bool:
+    """Like `Path.is_dir`, but False instead of an exception for any error (EACCES, ELOOP)."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _lexists(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _inside(path: Path, real_folder: str) -> bool:
+    real = os.path.realpath(path)
+    return real == real_folder or real.startswith(real_folder.rstrip(os.sep) + os.sep)
+
+
+def _skip_reason(path: Path, real_folder: str) -> str | None:
+    """Why an entry file found in a folder is not read, or None to read it.
+
+    A symbolic link is followed only when it stays inside the folder: a shared
+    digest must not make the reader (or `check` in someone's CI) read and quote
+    `~/.ssh/…` or `/etc/…`.
+    """
+    if os.path.islink(path) and not _inside(path, real_folder):
+        target = os.path.realpath(path)
+        return f"symbolic link to {target}, outside the folder {real_folder}; skipped"
+    return None
+
+
+def _bad_name(where: Path, name: str, what: str) -> Problem:
+    return _problem(Location(where, 1, 1), f"{what} {name!r} skipped: its name has control characters")
+
+
+def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
+    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`.
+
+    Links to folders are not followed (as `os.walk` does not), so a link cannot
+    pull in a tree from elsewhere or loop.
+    """
+
+    def unreadable(error: OSError) -> None:
+        where = Path(error.filename) if error.filename else folder
+        problems.append(_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable):
+        keep = []
+        for name in sorted(dirnames):
+            if name.startswith("."):
+                continue
+            if unsafe_name(name):
+                problems.append(_bad_name(Path(dirpath), name, "folder"))
+                continue
+            keep.append(name)
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            if not is_entry_file(path):
+                continue
+            if unsafe_name(name):
+                problems.append(_bad_name(Path(dirpath), name, "file"))
+                continue
+            reason = _skip_reason(path, real_folder)
+            if reason is not None:
+                problems.append(_problem(Location(path, 1, 1), reason))
+                continue
+            found[path] = None
+
+
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Entry files under the given paths, sorted, plus problems for missing paths."""
+    """Entry files under the given paths, sorted, plus problems for missing paths
+    and for files and folders that are skipped."""
     found: dict[Path, None] = {}
     problems: list[Problem] = []
     for root in paths:
-        if root.is_dir():
-            for dirpath, dirnames, filenames in os.walk(root):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in sorted(filenames):
-                    path = Path(dirpath, name)
-                    if is_entry_file(path):
-                        found[path] = None
-        elif root.exists() or root.is_symlink():
-            found[root] = None
+        if _is_dir(root):
+            _walk(root, os.path.realpath(root), found, problems)
+        elif _lexists(root):
+            found[root] = None  # a file named explicitly: read whatever it is; load_file says what is wrong
         else:
-            problems.append(Problem(Location(root, 1, 1), "no such file or folder"))
+            problems.append(_problem(Location(root, 1, 1), _missing(root)))
     return sorted(found), problems
 
 
+def _missing(path: Path) -> str:
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    except ValueError:  # a NUL in the path
+        pass
+    return "no such file or folder"
+
+
+def _problem(location: Location, message: str) -> Problem:
+    """A problem whose message is safe to show on one line: no control or escape
+    characters, whatever part of the file it quotes."""
+    return Problem(location, one_line(message))
+
+
 def load_file(path: Path) -> FileResult:
+    """Reviews and located problems of one file. Never raises: whatever is wrong
+    with the file, or with this reader, becomes a problem."""
     result = FileResult(path)
+    try:
+        _load(path, result)
+    except Exception as exc:  # a bug here must not take the other files down with it
+        result.reviews.clear()
+        message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
+        result.problems.append(_problem(Location(path, 1, 1), message))
+    return result
+
+
+def _load(path: Path, result: FileResult) -> None:
+    def problem(line: int, column: int, message: str) -> None:
+        result.problems.append(_problem(Location(path, line, column), message))
+
     try:
         text = _read_text(path)
     except _Invalid as exc:
-        result.problems.append(Problem(Location(path, 1, 1), exc.message))
-        return result
+        problem(1, 1, exc.message)
+        return
     except _DecodeError as exc:
-        result.problems.append(Problem(Location(path, exc.line, exc.column), exc.message))
-        return result
+        problem(exc.line, exc.column, exc.message)
+        return
+    lines = _Lines(text)
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        line, column = lines.at(mark.index) if mark else (1, 1)
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
-        result.problems.append(Problem(Location(path, line, column), f"invalid YAML: {message}"))
-        return result
+        problem(line, column, f"invalid YAML: {message}")
+        return
     except yaml.reader.ReaderError as exc:
-        line, column = _position(text, exc.position)
+        line, column = lines.at(_char_index(text, exc.position))
         code = exc.character if isinstance(exc.character, int) else ord(exc.character or "\0")
-        message = f"invalid YAML: {exc.reason} (character U+{code:04X})"
-        result.problems.append(Problem(Location(path, line, column), message))
-        return result
+        problem(line, column, f"invalid YAML: {exc.reason} (character U+{code:04X})")
+        return
     except (yaml.YAMLError, RecursionError) as exc:
-        result.problems.append(Problem(Location(path, 1, 1), f"invalid YAML: {exc}"))
-        return result
+        problem(1, 1, f"invalid YAML: {exc}")
+        return
     if root is None:
-        result.problems.append(
-            Problem(Location(path, 1, 1), "empty file: expected a review or a list under `entries:`")
-        )
-        return result
-    _Reader(path, result).read_root(root)
-    return result
+        problem(1, 1, "empty file: expected a review or a list under `entries:`")
+        return
+    _Reader(path, result, lines).read_root(root)
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of a reader error's offset.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class _Lines:
+    """1-based line and column of a character index, as editors count them.
+
+    libyaml also breaks lines at NEL, U+2028 and U+2029, which editors, `grep -n`
+    and compilers do not; positions are recomputed from the index so that
+    `file:line:column` lands where an editor shows it.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def at(self, index: int) -> tuple[int, int]:
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        index = max(0, min(index, len(self.text)))
+        line = bisect.bisect_right(self._starts, index)
+        return line, index - self._starts[line - 1] + 1
+
+
+def _char_index(text: str, offset: int) -> int:
+    """The character index of a reader error's offset.
 
     libyaml counts the offset in bytes of the UTF-8 encoding, PyYAML in characters.
     """
     if _Loader is not yaml.SafeLoader:
-        before = text.encode("utf-8")[:offset].decode("utf-8", "ignore")
-    else:  # pragma: no cover - libyaml missing
-        before = text[:offset]
-    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        return len(text.encode("utf-8")[:offset].decode("utf-8", "ignore"))
+    return offset  # pragma: no cover - libyaml missing
 
 
 class _DecodeError(Exception):
@@ -146,19 +286,65 @@ class _DecodeError(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-def _read_text(path: Path) -> str:
+_OPEN_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, never more than `MAX_FILE_BYTES`.
+
+    Anything but a regular file is refused before it is opened, and again after
+    (it may have been swapped meanwhile); it is opened non-blocking, so a named
+    pipe never blocks the reader, and read with a bound, so a file that grows or
+    lies about its size (`/proc`) cannot fill memory.
+    """
     try:
-        info = path.stat()
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise _Invalid(None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
+    _check_kind(info)
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        _check_kind(os.fstat(fd))
+        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise _Invalid(None, _too_large())
+    return data
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _too_large() -> str:
+    return f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped"
+
+
+def _check_kind(info: os.stat_result) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise _Invalid(None, "not a regular file; skipped")
     if info.st_size > MAX_FILE_BYTES:
-        raise _Invalid(None, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
+        raise _Invalid(None, _too_large())
+
+
+def _read_text(path: Path) -> str:
+    data = _read_bytes(path)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
@@ -168,29 +354,29 @@ def _read_text(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
+        before = data[: exc.start].decode("utf-8")
         # Columns count characters, as YAML's own error marks do.
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8")) + 1
+        line, column = _Lines(before).at(len(before))
         raise _DecodeError(line, column, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from exc
 
 
 class _Reader:
     """Walks one file's node tree, collecting reviews and problems."""
 
-    def __init__(self, path: Path, result: FileResult) -> None:
+    def __init__(self, path: Path, result: FileResult, lines: _Lines) -> None:
         self.path = path
         self.result = result
+        self.lines = lines
         self.visited = 0
+        self.chars = 0
 
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
             return Location(self.path, 1, 1)
-        mark = node.start_mark
-        return Location(self.path, mark.line + 1, mark.column + 1)
+        return Location(self.path, *self.lines.at(node.start_mark.index))
 
     def problem(self, node: yaml.Node | None, message: str) -> None:
-        self.result.problems.append(Problem(self.where(node), message))
+        self.result.problems.append(_problem(self.where(node), message))
 
     def read_root(self, root: yaml.Node) -> None:
         try:
@@ -212,7 +398,11 @@ class _Reader:
             raise _Invalid(node, f"too many YAML nodes (over {MAX_NODES}, aliases included)")
         if depth > MAX_DEPTH:
             raise _Invalid(node, f"nested deeper than {MAX_DEPTH} levels")
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode):
+            self.chars += len(node.value)
+            if self.chars > MAX_TEXT_CHARS:
+                raise _Invalid(node, f"more than {MAX_TEXT_CHARS:,} characters of text (aliases included)")
+        elif isinstance(node, yaml.SequenceNode):
             for child in node.value:
                 self._count(child, depth + 1)
         elif isinstance(node, yaml.MappingNode):
@@ -238,7 +428,12 @@ class _Reader:
         if not isinstance(entries, yaml.SequenceNode):
             self.problem(entries, "`entries` must be a list of reviews")
             return
-        for node in entries.value:
+        if len(entries.value) > MAX_REVIEWS:
+            self.problem(
+                entries.value[MAX_REVIEWS],
+                f"more than {MAX_REVIEWS:,} reviews in one file; the rest are skipped",
+            )
+        for node in entries.value[:MAX_REVIEWS]:
             try:
                 pairs = self.mapping(node, "a review")
             except _Invalid as exc:
@@ -272,6 +467,10 @@ class _Reader:
                 self.problem(node, f"missing required field `{required}`")
                 failed = True
         if failed:
+            return
+        size = _review_chars(values)
+        if size > MAX_REVIEW_CHARS:
+            self.problem(node, f"review holds {size:,} characters of text, more than {MAX_REVIEW_CHARS:,}")
             return
         self.result.reviews.append(Review(location=self.where(node), **values))  # type: ignore[arg-type]
 
@@ -357,6 +556,7 @@ class _Reader:
             raise _Invalid(node, "`tags` must be a list, e.g. [rocm, kernels]")
         if not isinstance(node, yaml.SequenceNode):
             raise _Invalid(node, f"`tags` must be a list, found {_kind(node)}")
+        _at_most(node, MAX_TAGS, "`tags` has more than {} tags")
         tags: dict[str, None] = {}
         for child in node.value:
             tag = " ".join(self.text(child, "tags").split())
@@ -368,6 +568,7 @@ class _Reader:
     def items(self, section: str, node: yaml.Node) -> tuple[Item, ...]:
         if not isinstance(node, yaml.SequenceNode):
             raise _Invalid(node, f"`{section}` must be a list, found {_kind(node)}")
+        _at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
         for child in node.value:
@@ -401,11 +602,32 @@ class _Reader:
     def refs(self, node: yaml.Node) -> tuple[str, ...]:
         if not isinstance(node, yaml.SequenceNode):
             raise _Invalid(node, f"`refs` must be a list, found {_kind(node)}")
+        _at_most(node, MAX_REFS, "`refs` has more than {} refs")
         return tuple(self.text(child, "refs").strip() for child in node.value)
 
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
         return f"unknown key `{clean(key)}` (expected one of: {', '.join(allowed)})"
+
+
+def _at_most(node: yaml.SequenceNode, limit: int, message: str) -> None:
+    """A list longer than `limit` is a problem at its first extra entry."""
+    if len(node.value) > limit:
+        raise _Invalid(node.value[limit], message.format(f"{limit:,}"))
+
+
+def _review_chars(values: dict[str, object]) -> int:
+    total = 0
+    for value in values.values():
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, tuple):
+            for part in value:
+                if isinstance(part, Item):
+                    total += len(part.text) + sum(map(len, part.refs)) + len(part.id or "")
+                else:
+                    total += len(part)
+    return total
 
 
 def _kind(node: yaml.Node) -> str:
@@ -450,7 +672,7 @@ def split_roots(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     """
     folders, files = [], []
     for path in paths:
-        if path.is_dir() or (not path.exists() and not path.name.endswith(SUFFIXES)):
+        if _is_dir(path) or (not _lexists(path) and not path.name.endswith(SUFFIXES)):
             folders.append(path)
         else:
             files.append(path)
@@ -466,26 +688,49 @@ def plan_reload(
     count: editors' temporary files, probes like vim's `4913` and other files
     are ignored. A folder that appeared is searched (its files may arrive
     without events of their own); a path that vanished drops every known file
-    at or under it.
+    at or under it. The rules of `discover` hold here too: nothing under a
+    hidden folder or a link to a folder, no file with control characters in its
+    name, no link out of the folder (a file that became one is dropped).
     """
     known = set(known)
     single = set(files)
     load: dict[Path, None] = {}
     drop: dict[Path, None] = {}
 
-    def under_folder(path: Path) -> bool:
-        return any(path == folder or path.is_relative_to(folder) for folder in folders)
+    def folder_of(path: Path) -> Path | None:
+        """The watched folder `path` is in, if the path to it is one `discover` would take."""
+        for folder in folders:
+            if path == folder:
+                return folder
+            if path.is_relative_to(folder):
+                parts = path.relative_to(folder).parts
+                inner = [folder.joinpath(*parts[: n + 1]) for n in range(len(parts) - 1)]
+                if any(part.startswith(".") or unsafe_name(part) for part in parts) or any(
+                    os.path.islink(p) for p in inner
+                ):
+                    continue
+                return folder
+        return None
 
     for path in changed:
-        if path.is_dir():
-            if under_folder(path):
-                found, _ = discover([path])
-                load.update(dict.fromkeys(found))
-                drop.update(dict.fromkeys(k for k in known if k.is_relative_to(path) and not k.exists()))
+        if path in single and _lexists(path):
+            load[path] = None
             continue
-        if os.path.lexists(path):
-            if path in single or (is_entry_file(path) and under_folder(path)):
-                load[path] = None
+        if _is_dir(path):
+            folder = folder_of(path)
+            if folder is not None and (path == folder or not os.path.islink(path)):
+                found: dict[Path, None] = {}
+                _walk(path, os.path.realpath(folder), found, [])
+                load.update(found)
+                drop.update(dict.fromkeys(k for k in known if k.is_relative_to(path) and not _lexists(k)))
+            continue
+        if _lexists(path):
+            folder = folder_of(path)
+            if folder is not None and is_entry_file(path):
+                if _skip_reason(path, os.path.realpath(folder)) is None:
+                    load[path] = None
+                elif path in known:
+                    drop[path] = None
             continue
         drop.update(dict.fromkeys(k for k in known if k == path or k.is_relative_to(path)))
     return sorted(load), sorted(p for p in drop if p not in load)

@@ -179,6 +179,10 @@ class ReadState:
         assert self.path is not None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
+        n = 1
+        while os.path.lexists(aside):  # never replace an earlier one, even within the same second
+            aside = aside.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}-{n}")
+            n += 1
         try:
             os.replace(self.path, aside)
         except OSError as move_error:
@@ -226,20 +230,20 @@ def _parse(doc: object) -> dict[str, ReviewMarks]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise StateError("not a prdigest-tui state file")
     if doc.get("version") != VERSION:
-        raise StateError(f"unknown state version {doc.get('version')!r}")
+        raise StateError(f"unknown state version {_short(doc.get('version'))}")
     reviews = doc.get("reviews")
     if not isinstance(reviews, dict):
         raise StateError("`reviews` is not a mapping")
     out: dict[str, ReviewMarks] = {}
     for key, entry in reviews.items():
         if not isinstance(entry, dict):
-            raise StateError(f"review {key!r} is not a mapping")
+            raise StateError(f"review {_short(key)} is not a mapping")
         marks = ReviewMarks()
         if entry.get("read") is not None:
             marks.read = _mark(entry["read"])
         items = entry.get("items", {})
         if not isinstance(items, dict):
-            raise StateError(f"items of {key!r} are not a mapping")
+            raise StateError(f"items of {_short(key)} are not a mapping")
         marks.items = {item: _mark(value) for item, value in items.items()}
         if entry.get("seen") is not None:
             marks.seen = _seen(entry["seen"])

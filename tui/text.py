@@ -22,10 +22,17 @@ _ESCAPES = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+_INTRODUCERS = re.compile(r"[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
 # C0 except \t and \n, DEL, C1. \r is handled by newline normalisation first.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Bidi overrides and isolates can reorder what the terminal shows; drop them too.
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+# NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are line breaks (YAML reads them so
+# in a file); terminals draw them as nothing or as a box, so they become "\n".
+_BREAKS = re.compile(r"\r\n?|[\x85\u2028\u2029]")
+# Anything `clean` would change, plus tab and newline: not allowed in a name shown
+# on one line (a file name, a key in a message).
+_UNSAFE_IN_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 _CODE = re.compile(r"`([^`\n]+)`")
 
@@ -34,11 +41,21 @@ def clean(text: str) -> str:
     """Return `text` with escape sequences and control characters removed."""
     if not text:
         return text
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in text or "\x9b" in text or "\x9d" in text or "\x90" in text:
+    text = _BREAKS.sub("\n", text)
+    if _INTRODUCERS.search(text):
         text = _ESCAPES.sub("", text)
     text = _CONTROLS.sub("", text)
     return _BIDI.sub("", text)
+
+
+def one_line(text: str) -> str:
+    """`clean`, with line breaks and tabs as spaces: for messages shown on one line."""
+    return clean(text).replace("\n", " ").replace("\t", " ")
+
+
+def unsafe_name(name: str) -> bool:
+    """True if `name` holds a control, escape, line-break or bidi-override character."""
+    return _UNSAFE_IN_NAME.search(name) is not None
 
 
 def code_spans(text: str) -> list[tuple[str, bool]]:

@@ -137,7 +137,7 @@ def _clusters(text: str) -> list[str]:
     join = False  # the last cluster ends with a ZWJ
     flag = False  # the last cluster is a lone regional indicator
     for char in text:
-        if out and join:
+        if out and join and char not in " \t\n":
             out[-1] += char
             join = flag = False
             continue
