@@ -43,3 +43,53 @@ def test_problems_view_100x24(snap_compare, tmp_path: Path, monkeypatch) -> None
     monkeypatch.chdir(tmp_path)  # relative paths: the same locations on every machine
     app = make_app(tmp_path, paths=[Path("entries")])
     assert snap_compare(app, terminal_size=(100, 24), press=["p"])
+
+
+async def _wait_for_palette_hits(pilot) -> None:
+    from textual.command import CommandList
+
+    for _ in range(40):
+        await pilot.pause(0.05)
+        if pilot.app.screen.query(CommandList) and pilot.app.screen.query_one(CommandList).option_count:
+            break
+    await pilot.pause(0.2)
+
+
+def test_search_with_matches_highlighted_120x40(snap_compare, tmp_path: Path) -> None:
+    # the search box open, the list narrowed, matches highlighted in the list and the review
+    keys = ["slash", *"dispatch"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), press=keys)
+
+
+def test_search_next_match_marked_100x30(snap_compare, tmp_path: Path) -> None:
+    # enter opens the first match, n moves to the next: marked with › in the margin
+    keys = ["slash", *"模型", "enter", "n", "n"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), press=keys)
+
+
+def test_filter_bar_120x40(snap_compare, tmp_path: Path) -> None:
+    # a read review, then deep reads only, unread only and with unchecked items: the bar says so
+    keys = ["r", "j", "v", "u", "t"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(120, 40), press=keys)
+
+
+def test_actions_and_caveats_view_100x30(snap_compare, tmp_path: Path) -> None:
+    keys = ["a", "space", "j", "j"]
+    assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), press=keys)
+
+
+def test_palette_open_100x30(snap_compare, tmp_path: Path) -> None:
+    async def open_palette(pilot) -> None:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"kpool")
+        await _wait_for_palette_hits(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), run_before=open_palette)
+
+
+def test_chinese_ui_80x24(snap_compare, tmp_path: Path) -> None:
+    from tui import words
+
+    words.set_language("zh")  # conftest puts English back after the test
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), press=["j", "v"])

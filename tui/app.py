@@ -2,32 +2,60 @@
 
 Widgets post messages up; the app answers them by changing state (and saving
 it) and by pushing fresh data down. Nothing below the app touches the disk.
+Searching and filtering are decided in `tui.search` and `tui.filters`, marks
+undone in `tui.undo`, the config read in `tui.config`: here they are wired.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import Footer
 
-from . import __version__, words
+from . import __version__, config, external, uistate, words
 from .cache import ParseCache, stamp
+from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
+from .filters import Filters, labels, select, tag_label
 from .loader import load_updates, plan_reload, split_roots
 from .loading import first_load, parse_in_background
-from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Problem, Review, ReviewChanges, compare
+from .model import (
+    ALL_TAG,
+    SECTIONS,
+    UNREAD_TAG,
+    FileUpdate,
+    Library,
+    LibraryChanges,
+    Problem,
+    Review,
+    ReviewChanges,
+    compare,
+)
+from .screens.base import MainScreen
 from .screens.problems import ProblemsScreen
+from .screens.todo import TodoScreen
+from .search import SearchIndex
 from .state import ReadState
+from .undo import ReadUndo
+from .widgets.filter_bar import FilterBar
 from .widgets.review_list import ReviewList, ReviewRow
 from .widgets.review_view import ReviewView
+from .widgets.search_bar import SearchBar
 from .widgets.status_bar import StatusBar
 from .widgets.tag_list import TagCount, TagList
+from .widgets.todo_list import TodoList
 
 NARROW = 72
 """Below this many columns one pane is shown at a time."""
@@ -45,7 +73,13 @@ def _binding(key: str, action: str, description: str, id: str, tooltip: str, **k
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
+    COMMANDS = App.COMMANDS | {ReviewCommands, TagCommands, ActionCommands}
 
+    # Descriptions here are the English fallback: the footer and key panel show
+    # `words.binding_text(id)` in the UI's language (see tui/screens/base.py).
+    # The footer keeps to the everyday keys; `x` and `n` join it while a filter or
+    # a search is on (see check_action). Every key is in the key panel (`?`) and,
+    # by name, in the command palette.
     BINDINGS = [
         _binding("q", "quit", "Quit", "quit", "Quit prdigest-tui"),
         _binding(
@@ -65,11 +99,71 @@ class PrDigestApp(App[None]):
         _binding("p", "show_problems", "Problems", "problems", "List problems found in entry files"),
         _binding("question_mark", "toggle_keys", "Keys", "help", "Show or hide all keys", key_display="?"),
         _binding("escape", "back", "Back", "back", "Back to the review list", show=False),
+        _binding("slash", "search", "Search", "search", "Search titles, text and code refs", show=False),
+        _binding("n", "next_match(1)", "Next match", "search.next", "Go to the next search match"),
+        _binding(
+            "N",
+            "next_match(-1)",
+            "Previous match",
+            "search.previous",
+            "Go to the previous search match",
+            show=False,
+        ),
+        _binding("v", "cycle_verdict", "Verdict", "filter.verdict", "Show one verdict only", show=False),
+        _binding(
+            "t",
+            "toggle_unchecked",
+            "Unchecked",
+            "filter.unchecked",
+            "Show only reviews with unchecked items",
+            show=False,
+        ),
+        _binding("x", "clear_filters", "Clear filter", "filter.clear", "Clear every filter and the search"),
+        _binding(
+            "right_square_bracket",
+            "next_unread(1)",
+            "Next unread",
+            "unread.next",
+            "Go to the next unread review, deep reads first",
+            show=False,
+        ),
+        _binding(
+            "left_square_bracket",
+            "next_unread(-1)",
+            "Previous unread",
+            "unread.previous",
+            "Go to the previous unread review",
+            show=False,
+        ),
+        _binding("R", "mark_all_read", "All read", "tag.read", "Mark every review listed read", show=False),
+        _binding("z", "undo", "Undo", "undo", "Undo the last marking (r or R)", show=False),
+        _binding(
+            "a", "show_todo", "To do", "actions", "All open actions and items, across reviews", show=False
+        ),
+        _binding(
+            "o", "open_pr", "Open PR", "pr.open", "Open the review's pull request in the browser", show=False
+        ),
+        _binding(
+            "c", "copy", "Copy", "copy", "Copy the code ref under the cursor, or the PR URL", show=False
+        ),
+        _binding("e", "edit", "Edit", "edit", "Open the review's entry file in $EDITOR", show=False),
+        _binding(
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            "palette",
+            "Open the command palette",
+            show=False,
+            priority=True,
+        ),
     ]
 
     current_tag: reactive[str] = reactive(ALL_TAG, init=False)
     current_key: reactive[str | None] = reactive(None, init=False)
     unread_only: reactive[bool] = reactive(False, init=False)
+    unchecked_only: reactive[bool] = reactive(False, init=False)
+    verdict_filter: reactive[str | None] = reactive(None, init=False)
+    query: reactive[str] = reactive("", init=False)
     pane: reactive[str] = reactive("reviews", init=False)
 
     def __init__(
@@ -79,6 +173,8 @@ class PrDigestApp(App[None]):
         *,
         watch: bool = True,
         cache_path: Path | None = None,
+        config_path: Path | None = None,
+        ui_path: Path | None = None,
     ) -> None:
         super().__init__()
         self.paths = paths
@@ -88,25 +184,39 @@ class PrDigestApp(App[None]):
         self.state = ReadState(state_path)
         self.library = Library()
         self.watching = watch
+        self.config_path = config_path
+        self.ui_path = ui_path
+        self.search_index = SearchIndex()
+        self.undo_marks = ReadUndo()
+        self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
+        self._copy_turn: tuple[str, str, int] | None = None  # review, item, ref index last copied
+        self._clashes: set[frozenset[str]] = set()
         self._stop_watch = asyncio.Event()
         self._pending: set[Path] = set()
         self._applying = False
         self.reloads = 0  # applied reloads, for tests and benchmarks
 
+    def get_default_screen(self) -> Screen:
+        return MainScreen(id="_default")
+
     # -- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield FilterBar(id="filter-bar")
         with Horizontal(id="main"):
             with Vertical(id="sidebar"):
                 yield TagList(id="tags")
                 yield ReviewList(id="reviews")
             yield ReviewView(id="review")
+        yield SearchBar(id="search-bar")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
+        self._apply_config()
+        self._apply_remembered_theme()
         self.state.load()
         hits, misses, missing = first_load(self.paths, self.cache)
         problems: dict[Path, list[Problem]] = {}
@@ -156,10 +266,96 @@ class PrDigestApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
 
+    # -- config, keymap, theme ----------------------------------------------------
+
+    @classmethod
+    def binding_owners(cls) -> tuple[type, ...]:
+        return (cls, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
+
+    @classmethod
+    def binding_ids(cls) -> set[str]:
+        """Every binding id a keymap may name."""
+        return {
+            binding.id
+            for owner in cls.binding_owners()
+            for binding in owner.BINDINGS
+            if isinstance(binding, Binding) and binding.id
+        }
+
+    @classmethod
+    def keymap_clashes(cls, keymap: dict[str, str]) -> list[tuple[str, list[str]]]:
+        """Keys a keymap gives to two actions of one widget (or of the app): (key, ids).
+        Textual would silently drop one of them."""
+        clashes = []
+        for owner in cls.binding_owners():
+            by_key: dict[str, list[str]] = {}
+            for binding in owner.BINDINGS:
+                if not isinstance(binding, Binding) or not binding.id:
+                    continue
+                keys = keymap.get(binding.id, binding.key)
+                for bound in Binding.make_bindings([Binding(keys, binding.action)]):
+                    by_key.setdefault(bound.key, []).append(binding.id)
+            for key, ids in by_key.items():
+                if len(ids) > 1 and any(i in keymap for i in ids):
+                    clashes.append((key, ids))
+        return clashes
+
+    def _apply_config(self) -> None:
+        """Read the user's config; every problem in it is a warning, never fatal."""
+        if self.config_path is None:
+            return
+        loaded = config.load(self.config_path, self.binding_ids())
+        for warning in loaded.warnings:
+            self.notify(warning, title=words.CONFIG, severity="warning", timeout=12, markup=False)
+        for key, ids in self.keymap_clashes(loaded.keymap):
+            self._report_clash(key, ids)
+        if loaded.keymap:
+            self.keymap = loaded.keymap
+            self.set_keymap(loaded.keymap)
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: object) -> None:
+        """Textual found a keymap clash (it calls this on every key press): say so once."""
+        keys = ", ".join(sorted({binding.key for binding in clashed_bindings}))
+        self._report_clash(keys, [binding.id or binding.action for binding in clashed_bindings])
+
+    def _report_clash(self, key: str, ids: list[str]) -> None:
+        clash = frozenset(ids)
+        if clash in self._clashes:
+            return
+        self._clashes.add(clash)
+        self.notify(
+            words.CONFIG_CLASH.format(key=key, actions=", ".join(sorted(clash))),
+            title=words.CONFIG,
+            severity="warning",
+            timeout=12,
+            markup=False,
+        )
+
+    def _apply_remembered_theme(self) -> None:
+        remembered = uistate.load(self.ui_path).get("theme")
+        if remembered and remembered != self.theme:
+            if remembered in self.available_themes:
+                self.theme = remembered
+            else:
+                self.notify(
+                    words.THEME_UNKNOWN.format(theme=remembered), severity="warning", timeout=8, markup=False
+                )
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if isinstance(name, str) and uistate.load(self.ui_path).get("theme") != name:
+            uistate.save(self.ui_path, theme=name)
+
     # -- data down ---------------------------------------------------------------
 
     def _checked(self, review: Review) -> frozenset[str]:
-        return self.state.checked(review.key, {item.key: item.digest for item in review.checklist})
+        """Checked item keys of every section; a check made on other text does not count."""
+        marked = self.state.checked(review.key)
+        if not marked:
+            return marked  # nothing checked: no need to hash the items
+        digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
+        return self.state.checked(review.key, digests)
 
     def _changes(self, review: Review) -> ReviewChanges | None:
         """What changed since the reader read or checked this review, if anything."""
@@ -187,13 +383,28 @@ class PrDigestApp(App[None]):
             counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
         return counts
 
+    @property
+    def filters(self) -> Filters:
+        return Filters(
+            tag=self.current_tag,
+            verdict=self.verdict_filter,
+            unread=self.unread_only,
+            unchecked=self.unchecked_only,
+            query=self.query,
+        )
+
     def _visible(self) -> list[Review]:
-        reviews = self.library.under(self.current_tag)
-        if self.unread_only or self.current_tag == UNREAD_TAG:
-            # The open review stays listed after it is marked read, so the
-            # list does not jump under the reader's cursor.
-            reviews = [r for r in reviews if not self.state.is_read(r.key) or r.key == self.current_key]
-        return reviews
+        """The reviews listed: one pass over the tag's reviews. The open review
+        stays listed after it is marked read or checked, so the list does not
+        jump under the reader's cursor."""
+        return select(
+            self.library.under(self.current_tag),
+            self.filters,
+            is_read=self.state.is_read,
+            checked=self._checked,
+            index=self.search_index,
+            keep=self.current_key,
+        )
 
     def _row(self, review: Review) -> ReviewRow:
         checked = self._checked(review)
@@ -219,13 +430,21 @@ class PrDigestApp(App[None]):
         self._refresh_status()
 
     def _refresh_list(self, fallback: int = 0) -> None:
-        empty = words.NO_REVIEWS_UNREAD if self.unread_only else words.NO_REVIEWS
+        filters = self.filters
+        if filters.narrowing or filters.tag == UNREAD_TAG:
+            empty = words.NO_REVIEWS_FILTERED.format(key=self.key_for("filter.clear"))
+        else:
+            empty = words.NO_REVIEWS
         reviews = self._visible()
-        key = self.query_one(ReviewList).show_reviews(reviews, self._row, self.current_key, empty, fallback)
+        terms = filters.terms
+        listing = self.query_one(ReviewList)
+        key = listing.show_reviews(reviews, self._row, self.current_key, empty, fallback, terms=terms)
+        self.query_one(ReviewView).set_terms(terms)
         if key != self.current_key:
             self.current_key = key
         else:
             self._refresh_review()
+        self._refresh_filter_bar()
 
     def _refresh_review(self) -> None:
         review = self.library.by_key.get(self.current_key) if self.current_key else None
@@ -249,13 +468,35 @@ class PrDigestApp(App[None]):
             len(self.library.reviews),
             unread,
             len(self.library.all_problems()),
-            words.UNREAD if self.unread_only else "",
             self.loading,
         )
-        self.query_one("#reviews").border_subtitle = words.UNREAD if self.unread_only else ""
+        # The list's own filters under it (its tag is the one highlighted above it).
+        narrowing = labels(replace(self.filters, tag=ALL_TAG))
+        self.query_one("#reviews").border_subtitle = " · ".join(narrowing)
+
+    def _refresh_filter_bar(self) -> None:
+        filters = self.filters
+        self.query_one(FilterBar).show(
+            labels(filters),
+            filters.query,
+            len(self.query_one(ReviewList).reviews),
+            self.key_for("filter.clear"),
+        )
+        self.refresh_bindings()  # the clear and next-match keys come and go with the filters
+
+    def key_for(self, binding_id: str) -> str:
+        """How the key bound to `binding_id` (an app binding) is shown, after any remapping."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                remapped = self.keymap.get(binding_id)
+                if remapped:
+                    binding = binding.with_key(remapped.split(",")[0].strip())
+                return self.get_key_display(binding)
+        return ""
 
     def watch_current_tag(self) -> None:
         self._refresh_list()
+        self._refresh_status()
 
     def watch_current_key(self) -> None:
         self._refresh_review()
@@ -263,6 +504,18 @@ class PrDigestApp(App[None]):
     def watch_unread_only(self) -> None:
         self._refresh_list()
         self._refresh_status()
+
+    def watch_unchecked_only(self) -> None:
+        self._refresh_list()
+        self._refresh_status()
+
+    def watch_verdict_filter(self) -> None:
+        self._refresh_list()
+        self._refresh_status()
+
+    def watch_query(self) -> None:
+        self._refresh_list()
+        self.query_one(ReviewView).goto_match(1)
 
     def watch_pane(self, pane: str) -> None:
         self.screen_stack[0].set_class(pane == "review", "-reading")
@@ -277,6 +530,8 @@ class PrDigestApp(App[None]):
         self._focus_pane("reviews")
 
     def on_review_list_chosen(self, message: ReviewList.Chosen) -> None:
+        if message.key != self.query_one(ReviewList).key:
+            return  # overtaken: the list has moved on since (a jump, or keys typed fast)
         self.current_key = message.key
 
     def on_review_list_opened(self, message: ReviewList.Opened) -> None:
@@ -284,14 +539,58 @@ class PrDigestApp(App[None]):
         self._focus_pane("review")
 
     def on_review_view_item_toggled(self, message: ReviewView.ItemToggled) -> None:
-        review = self.library.by_key.get(message.review_key)
+        self._set_checked(message.review_key, message.item_key, message.checked)
+
+    def on_todo_list_toggled(self, message: TodoList.Toggled) -> None:
+        self._set_checked(message.review_key, message.item_key, message.checked)
+        if isinstance(self.screen, TodoScreen):
+            self.screen.refresh_marks()
+
+    def on_todo_list_go(self, message: TodoList.Go) -> None:
+        if isinstance(self.screen, TodoScreen):
+            self.screen.dismiss()
+        self.jump_to_review(message.review_key, focus=True)
+
+    def _set_checked(self, review_key: str, item_key: str, value: bool) -> None:
+        review = self.library.by_key.get(review_key)
         if review is None:
             return
-        item = next((i for i in review.checklist if i.key == message.item_key), None)
-        self.state.set_checked(review.key, message.item_key, message.checked, item.digest if item else None)
+        item = next((i for s in SECTIONS for i in review.items(s) if i.key == item_key), None)
+        self.state.set_checked(review.key, item_key, value, item.digest if item else None)
         if self.state.seen(review.key) is None:
             self.state.set_seen(review.key, review.fingerprint())
         self._save()
+
+    def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
+        self.query = message.query
+
+    def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
+        """Enter: close the box, keep the search, open the first match."""
+        self.query = message.query
+        self.query_one(SearchBar).close()
+        listing = self.query_one(ReviewList)
+        if not self.filters.terms:
+            self._focus_pane("reviews")
+            return
+        if not listing.reviews:
+            self.notify(words.NO_MATCHES, severity="warning", timeout=4, markup=False)
+            self._focus_pane("reviews")
+            return
+        self._go_to(listing.reviews[0].key)
+        self.query_one(ReviewView).current_match = None
+        self.query_one(ReviewView).goto_match(1)
+        self._focus_pane("review")
+
+    def on_search_bar_cancelled(self, message: SearchBar.Cancelled) -> None:
+        self._clear_search()
+
+    def _clear_search(self) -> None:
+        bar = self.query_one(SearchBar)
+        refocus = bar.display
+        bar.close()
+        self.query = ""
+        if refocus:
+            self._focus_pane(self.pane if self.pane in PANES else "reviews")
 
     def on_descendant_focus(self) -> None:
         focused = self.focused
@@ -305,7 +604,7 @@ class PrDigestApp(App[None]):
         from .watch import watch, watch_roots
 
         def notice(text: str) -> None:
-            self.notify(text, title="Watching", severity="warning", timeout=8, markup=False)
+            self.notify(text, title=words.WATCHING, severity="warning", timeout=8, markup=False)
 
         roots = watch_roots(self.folders, self.files)
         async for changed in watch(roots, self._stop_watch, notice):
@@ -340,17 +639,45 @@ class PrDigestApp(App[None]):
         """Swap in fresh file contents, keeping the reader's place."""
         position = self.query_one(ReviewList).position_of(self.current_key)
         changes = self.library.apply(updates)
+        self.search_index.retain(self.library.reviews)
         self.reloads += 1
         self._refresh_all(fallback=position)
         if changes:
             severity = "warning" if changes.problem_files else "information"
-            self.notify(changes.describe(), title="Reloaded", severity=severity, timeout=4, markup=False)
+            self.notify(
+                describe_reload(changes), title=words.RELOADED, severity=severity, timeout=4, markup=False
+            )
 
-    # -- actions -----------------------------------------------------------------
+    # -- moving ------------------------------------------------------------------
 
     def _focus_pane(self, pane: str) -> None:
         self.pane = pane
         self.call_after_refresh(self.query_one(f"#{pane}").focus)
+
+    def _go_to(self, key: str) -> None:
+        """Select the review `key` in the list (it must be listed) and show it now."""
+        listing = self.query_one(ReviewList)
+        index = listing.position_of(key)
+        if listing.reviews and listing.reviews[index].key == key:
+            with listing.prevent(ReviewList.Chosen):
+                listing.highlighted = index
+        self.current_key = key
+
+    def jump_to_review(self, key: str, *, focus: bool = True) -> None:
+        """Show a review from anywhere (the palette, the to-do view); filters
+        that would hide it are cleared first."""
+        if key not in self.library.by_key:
+            return
+        if key not in self.query_one(ReviewList):
+            self._reset_filters()
+        self._go_to(key)
+        if focus:
+            self._focus_pane("review")
+
+    def jump_to_tag(self, tag: str) -> None:
+        self.current_tag = tag
+        self.query_one(TagList).show_counts(self._tag_counts(), tag)
+        self._focus_pane("reviews")
 
     def action_cycle_pane(self, step: int) -> None:
         if self.screen is not self.screen_stack[0]:
@@ -360,35 +687,266 @@ class PrDigestApp(App[None]):
         self._focus_pane(PANES[(index + step) % len(PANES)])
 
     def action_back(self) -> None:
-        if self.pane == "review":
+        if self.query_one(SearchBar).display:
+            self._clear_search()
+        elif self.pane == "review":
             self._focus_pane("reviews")
+        elif self.pane == "reviews" and self.query:
+            self._clear_search()
         elif self.pane == "reviews":
             self._focus_pane("tags")
 
+    def action_next_unread(self, step: int) -> None:
+        """The next unread review in the list, which is in reading order (deep
+        reads first, then quick, skim, skip); past the end, round again."""
+        self._current_review()
+        reviews = self.query_one(ReviewList).reviews
+        if not reviews:
+            self.notify(words.NO_UNREAD, timeout=3, markup=False)
+            return
+        start = self.query_one(ReviewList).position_of(self.current_key)
+        for offset in range(1, len(reviews) + 1):
+            review = reviews[(start + step * offset) % len(reviews)]
+            if review.key != self.current_key and not self.state.is_read(review.key):
+                self._go_to(review.key)
+                return
+        self.notify(words.NO_UNREAD, timeout=3, markup=False)
+
+    # -- search ------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open(self.query)
+
+    def action_next_match(self, step: int) -> None:
+        """The next (or previous) line with a match in the review; past its last,
+        the next matching review's first (round the list again at its end)."""
+        if not self.filters.terms:
+            self.notify(words.NO_SEARCH.format(key=self.key_for("search")), timeout=3, markup=False)
+            return
+        self._current_review()
+        view = self.query_one(ReviewView)
+        if view.goto_match(step):
+            return
+        reviews = self.query_one(ReviewList).reviews
+        if not reviews:
+            self.notify(words.NO_MATCHES, severity="warning", timeout=3, markup=False)
+            return
+        start = self.query_one(ReviewList).position_of(self.current_key)
+        for offset in range(1, len(reviews) + 1):
+            self._go_to(reviews[(start + step * offset) % len(reviews)].key)
+            view.current_match = None  # from its first match (or, going back, its last)
+            if view.goto_match(step):
+                return
+        self.bell()
+
+    # -- filters -----------------------------------------------------------------
+
+    def action_toggle_unread_only(self) -> None:
+        self.unread_only = not self.unread_only
+
+    def action_toggle_unchecked(self) -> None:
+        self.unchecked_only = not self.unchecked_only
+
+    def action_cycle_verdict(self) -> None:
+        self.verdict_filter = self.filters.next_verdict().verdict
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The clear-filter and match keys only while there is something to clear or match."""
+        if action == "clear_filters":
+            return self.filters.active
+        if action == "next_match":
+            return bool(self.filters.terms)
+        return True
+
+    def action_clear_filters(self) -> None:
+        self._reset_filters()
+        self.query_one(SearchBar).close()
+
+    def _reset_filters(self) -> None:
+        """Every filter off and the tag back to All, with one redraw."""
+        for name, value in (
+            ("unread_only", False),
+            ("unchecked_only", False),
+            ("verdict_filter", None),
+            ("query", ""),
+            ("current_tag", ALL_TAG),
+        ):
+            self.set_reactive(getattr(PrDigestApp, name), value)
+        self._refresh_all()
+
+    # -- marks -------------------------------------------------------------------
+
+    def _current_review(self) -> Review | None:
+        """The review the keys act on: the one highlighted in the list. A key typed
+        right after `j` can arrive before the list's Chosen message does, so the
+        list is asked, not the message's last news."""
+        key = self.query_one(ReviewList).key
+        if key is not None and key != self.current_key:
+            self.current_key = key
+        return self.library.by_key.get(self.current_key) if self.current_key else None
+
     def action_toggle_read(self) -> None:
         """Toggle read; on a review updated since it was read, mark it read again."""
-        review = self.library.by_key.get(self.current_key) if self.current_key else None
+        review = self._current_review()
         if review is None:
             self.bell()
             return
         updated = self._changes(review) is not None
         read = updated or not self.state.is_read(review.key)
+        self.undo_marks.record(self.state, [review.key])
         self.state.set_read(review.key, read)
         if read:
             self.state.set_seen(review.key, review.fingerprint())
         self._save()
 
-    def action_toggle_unread_only(self) -> None:
-        self.unread_only = not self.unread_only
+    def action_mark_all_read(self) -> None:
+        """Mark every review listed (the tag's, as filtered) read."""
+        reviews = [r for r in self.query_one(ReviewList).reviews if not self.state.is_read(r.key)]
+        if not reviews:
+            self.notify(words.ALREADY_READ, timeout=3, markup=False)
+            return
+        self.undo_marks.record(self.state, [r.key for r in reviews])
+        for review in reviews:
+            self.state.set_read(review.key, True)
+            self.state.set_seen(review.key, review.fingerprint())
+        self._save()
+        self.notify(words.plural(words.MARKED_READ, len(reviews)), timeout=3, markup=False)
+
+    def action_undo(self) -> None:
+        restored = self.undo_marks.undo(self.state)
+        if not restored:
+            self.notify(words.NOTHING_TO_UNDO, timeout=3, markup=False)
+            return
+        self._save()
+        self.notify(words.plural(words.UNDONE, len(restored)), timeout=3, markup=False)
+
+    # -- other programs ----------------------------------------------------------
+
+    def action_open_pr(self) -> None:
+        review = self._current_review()
+        url = review.link if review else None
+        if not url:
+            self.notify(words.NO_LINK, severity="warning", timeout=4, markup=False)
+        elif not external.openable(url):
+            self.notify(words.BAD_LINK.format(url=url), severity="warning", timeout=6, markup=False)
+        else:
+            self.open_url(url)
+            self.notify(words.OPENING.format(url=url), timeout=3, markup=False)
+
+    def action_copy(self) -> None:
+        """In the review pane: the code ref of the item under the cursor (again:
+        its next ref). Elsewhere, or with no ref there: the PR URL."""
+        review = self._current_review()
+        text = None
+        view = self.query_one(ReviewView)
+        item = view.cursor_item if self.pane == "review" and review is not None else None
+        refs = external.refs(item) if item is not None else []
+        if review is not None and item is not None and refs:
+            turn = self._copy_turn
+            index = turn[2] + 1 if turn and turn[:2] == (review.key, item.key) else 0
+            index %= len(refs)
+            self._copy_turn = (review.key, item.key, index)
+            text = refs[index]
+        elif review is not None and review.link:
+            text = review.link
+        if text is None:
+            self.notify(words.NOTHING_TO_COPY, severity="warning", timeout=4, markup=False)
+            return
+        self.copy_to_clipboard(text)
+        self.notify(words.COPIED.format(text=text), timeout=3, markup=False)
+
+    def action_edit(self) -> None:
+        """The review's entry file in $VISUAL / $EDITOR, at its line; the app is
+        suspended meanwhile, and hot reload picks up what was saved."""
+        review = self._current_review()
+        if review is None:
+            self.bell()
+            return
+        path, line = review.location.path, review.location.line
+        if not path.is_file():
+            self.notify(words.NO_FILE.format(path=path), severity="warning", timeout=6, markup=False)
+            return
+        command = external.editor_command(os.environ, path, line)
+        try:
+            with self._handed_over():
+                result = subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            self.notify(words.CANNOT_SUSPEND, severity="warning", timeout=6, markup=False)
+            return
+        except OSError as exc:
+            self.notify(
+                words.EDITOR_FAILED.format(editor=command[0], error=exc.strerror or exc),
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+            return
+        if result.returncode:
+            self.notify(
+                words.EDITOR_EXIT.format(editor=command[0], code=result.returncode),
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+
+    def _handed_over(self) -> object:
+        """The terminal handed to another program: `App.suspend()`. Headless (in
+        tests) there is no terminal to hand over, so the program just runs."""
+        if self.is_headless:
+            import contextlib
+
+            return contextlib.nullcontext()
+        return self.suspend()
+
+    # -- screens -----------------------------------------------------------------
 
     def action_show_problems(self) -> None:
         self.push_screen(ProblemsScreen(self.library.all_problems()))
+
+    def action_show_todo(self) -> None:
+        """Open actions and caveats of the reviews listed (the tag's, as filtered)."""
+        labels_now = labels(self.filters)
+        scope = " · ".join(labels_now) if labels_now else words.SCOPE_ALL
+        self.push_screen(TodoScreen(list(self.query_one(ReviewList).reviews), self._checked, scope))
 
     def action_toggle_keys(self) -> None:
         if self.screen.query("HelpPanel"):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
+
+    # -- command palette -----------------------------------------------------------
+
+    def palette_reviews(self) -> Sequence[Review]:
+        return self.library.reviews
+
+    def palette_tags(self) -> list[PaletteTag]:
+        return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in self._tag_counts()]
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """Every app action with a key, by its name in the UI's language."""
+        out = []
+        for binding in self.BINDINGS:
+            if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):
+                continue
+            description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
+            key = self.key_for(binding.id) if binding.id else ""
+            help_text = f"{tooltip} ({key})" if key else tooltip
+            out.append(PaletteAction(description, help_text, _runner(self, binding.action)))
+        return out
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its prompt in the UI's language."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=words.PALETTE_PLACEHOLDER, id="--command-palette"))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands, named in the UI's language."""
+        for command in super().get_system_commands(screen):
+            title, help_text = words.SYSTEM_COMMANDS.get(command.title, (command.title, command.help))
+            yield command._replace(title=title, help=help_text)
+
+    # -- saving ------------------------------------------------------------------
 
     def _save(self) -> None:
         """Persist and redraw; marks merged from another instance redraw too."""
@@ -398,5 +956,26 @@ class PrDigestApp(App[None]):
 
     def _warn(self) -> None:
         for warning in self.state.warnings:
-            self.notify(warning, title="State", severity="warning", timeout=10, markup=False)
+            self.notify(warning, title=words.STATE, severity="warning", timeout=10, markup=False)
         self.state.warnings.clear()
+
+
+def _runner(app: App[None], action: str) -> object:
+    async def run() -> None:
+        await app.run_action(action)
+
+    return run
+
+
+def describe_reload(changes: LibraryChanges) -> str:
+    """What a reload did, in the UI's words."""
+    parts = []
+    if changes.updated:
+        parts.append(words.plural(words.RELOAD_UPDATED, len(changes.updated)))
+    if changes.added:
+        parts.append(words.CHANGE_ADDED_N.format(n=len(changes.added)))
+    if changes.removed:
+        parts.append(words.CHANGE_REMOVED_N.format(n=len(changes.removed)))
+    if changes.problem_files:
+        parts.append(words.plural(words.RELOAD_PROBLEM_FILES, len(changes.problem_files)))
+    return words.LIST_SEP.join(parts)

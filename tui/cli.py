@@ -1,17 +1,32 @@
-"""Command line: `prdigest-tui [PATH ...]` opens the reader, `check` lints files.
+"""Command line: `prdigest-tui [PATH ...]` opens the reader; `check` lints files,
+`export` prints the reading list, `locate` prints where things live.
 
-Textual is imported only when the reader is opened, so `check` stays quick in
-authors' CI.
+Textual is imported only when the reader is opened, so `check`, `export` and
+`locate` stay quick (and work where Textual would not).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, words
+
+
+def _language(arg: str | None) -> str:
+    """`--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG): zh* is Chinese."""
+    return words.normalize(arg) or words.from_environment(os.environ)
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="language of the UI's own words: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)",
+    )
 
 
 def _check(argv: Sequence[str]) -> int:
@@ -37,13 +52,85 @@ def _check(argv: Sequence[str]) -> int:
     return 1 if problems else 0
 
 
+def _export(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui export",
+        description="Print the reading list (titles, verdicts, tags, unchecked items, URLs) to stdout.",
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+    parser.add_argument("--unread", action="store_true", help="only reviews not read yet")
+    parser.add_argument("--tag", metavar="T", help="only reviews with this tag")
+    parser.add_argument("--format", choices=("md", "json"), default="md", help="Markdown (default) or JSON")
+    parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    _add_lang(parser)
+    args = parser.parse_args(argv)
+    words.set_language(_language(args.lang))
+
+    from . import export, locations
+    from .loader import load_paths
+    from .model import Library
+    from .state import ReadState
+
+    result = load_paths(args.paths or locations.default_paths())
+    library = Library.build(result.files, result.problems)
+    tag = args.tag.removeprefix("#") if args.tag else None
+    if tag is not None and tag not in library.tags:
+        print(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
+        return 2
+    state = ReadState(args.state or locations.state_file())
+    state.load()
+    for warning in state.warnings:
+        print(warning, file=sys.stderr)
+    entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
+    if args.format == "json":
+        sys.stdout.write(export.to_json(entries))
+    else:
+        sys.stdout.write(export.to_markdown(entries, heading=", ".join(library.repos)))
+    if problems := library.all_problems():
+        print(f"{len(problems)} problems in entry files (prdigest-tui check lists them)", file=sys.stderr)
+    return 0
+
+
+LOCATIONS = ("config", "state", "ui", "cache")
+
+
+def _locate(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui locate",
+        description="Print where prdigest-tui keeps its config, state and cache.",
+    )
+    parser.add_argument("what", nargs="?", choices=LOCATIONS, help="print only this path")
+    args = parser.parse_args(argv)
+    from . import locations
+
+    paths = {
+        "config": locations.config_file(),
+        "state": locations.state_file(),
+        "ui": locations.ui_file(),
+        "cache": locations.cache_file(),
+    }
+    if args.what:
+        print(paths[args.what])
+    else:
+        for name, path in paths.items():
+            print(f"{name + ':':8}{path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check"]:
         return _check(argv[1:])
+    if argv[:1] == ["export"]:
+        return _export(argv[1:])
+    if argv[:1] == ["locate"]:
+        return _locate(argv[1:])
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
-        description="A terminal reader for PR review digests. Subcommand: check PATH...",
+        description="A terminal reader for PR review digests. "
+        "Subcommands: check PATH..., export [--unread] [--tag T] [--format md|json], locate.",
     )
     parser.add_argument(
         "paths",
@@ -57,8 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-cache", action="store_true", help="parse every file; do not use the parse cache"
     )
+    _add_lang(parser)
     parser.add_argument("--version", action="version", version=f"prdigest-tui {__version__}")
     args = parser.parse_args(argv)
+    # Before the app is built: every word it draws is read from `words` at draw time.
+    words.set_language(_language(args.lang))
 
     from . import locations
     from .app import PrDigestApp
@@ -69,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.state or locations.state_file(),
         watch=not args.no_watch,
         cache_path=None if args.no_cache else locations.cache_file(),
+        config_path=locations.config_file(),
+        ui_path=locations.ui_file(),
     )
     app.run()
     return app.return_code or 0

@@ -1,4 +1,4 @@
-"""Where things live on disk: the state file and the bundled digest.
+"""Where things live on disk: config, state, UI choices, cache and the bundled digest.
 
 One module so `--state`, XDG variables and packaging are decided in one place.
 """
@@ -15,6 +15,21 @@ def state_file() -> Path:
     import platformdirs
 
     return platformdirs.user_state_path(APP_NAME) / "state.json"
+
+
+def config_file() -> Path:
+    """The user's config (`keymap:`); honours XDG_CONFIG_HOME. Read, never written."""
+    import platformdirs
+
+    return platformdirs.user_config_path(APP_NAME) / "config.yaml"
+
+
+def ui_file() -> Path:
+    """Choices made in the UI (the theme), kept apart from the user's config
+    so that file is never rewritten; honours XDG_STATE_HOME."""
+    import platformdirs
+
+    return platformdirs.user_state_path(APP_NAME) / "ui.json"
 
 
 def cache_file() -> Path:

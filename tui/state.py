@@ -315,7 +315,7 @@ def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
             for key, marks in sorted(reviews.items())
         },
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
 def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:

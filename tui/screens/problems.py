@@ -6,19 +6,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from .. import words
 from ..model import Problem
+from .base import TranslatedModal
 
 
-class ProblemsScreen(ModalScreen[None]):
+class ProblemsScreen(TranslatedModal):
     BINDINGS = [
         Binding("escape,q,p", "dismiss", "Close", id="problems.close", tooltip="Close the problems view"),
-        Binding("j", "list_move('cursor_down')", "Down", show=False),
-        Binding("k", "list_move('cursor_up')", "Up", show=False),
+        Binding(
+            "j", "list_move('cursor_down')", "Down", id="problems.down", tooltip="Next problem", show=False
+        ),
+        Binding(
+            "k", "list_move('cursor_up')", "Up", id="problems.up", tooltip="Previous problem", show=False
+        ),
     ]
 
     def __init__(self, problems: list[Problem]) -> None:

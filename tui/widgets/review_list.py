@@ -5,11 +5,15 @@ so row y of the list is review y // 2 and nothing is laid out for rows that
 are not on screen: ten thousand reviews cost what a screenful costs. Rows are
 described on demand by a function the app passes down (`describe`), which
 reads marks; the list never touches state itself.
+
+While a search is on, matches are highlighted in the drawn rows only: a title
+that matches is highlighted; a review that matches elsewhere shows the first
+match in context on its second line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -24,9 +28,45 @@ from textual.strip import Strip
 
 from .. import words
 from ..model import Review
+from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
 
 ROW_HEIGHT = 2
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    strip: Strip
+    matches: frozenset[int]  # indexes of the segments drawn as search matches
+
+
+class _Parts:
+    """Segments of a line being built, remembering which are search matches."""
+
+    def __init__(self, match: Style, base: Style) -> None:
+        self.match = match
+        self.base = base  # never None: NO_COLOR's filter (Monochrome) fails on a None style
+        self.segments: list[Segment] = []
+        self.matches: set[int] = set()
+
+    def add(self, text: str, style: Style | None) -> None:
+        self.segments.append(Segment(text, style or self.base))
+
+    def add_runs(self, runs: list[tuple[str, Hashable]]) -> None:
+        """Runs from `split_runs`: matched pieces, styled (style, MATCH), get the match style."""
+        for text, style in runs:
+            if isinstance(style, tuple):
+                self.matches.add(len(self.segments))
+                self.segments.append(Segment(text, style[0] + self.match))
+            else:
+                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]
+
+    @property
+    def width(self) -> int:
+        return sum(segment.cell_length for segment in self.segments)
+
+    def draw(self, width: int, pad: Style) -> _Drawn:
+        return _Drawn(Strip(self.segments).adjust_cell_length(width, pad), frozenset(self.matches))
 
 
 @dataclass(frozen=True)
@@ -57,15 +97,19 @@ class ReviewList(ScrollView, can_focus=True):
         "review-list--verdict-quick",
         "review-list--verdict-skim",
         "review-list--verdict-skip",
+        "review-list--match",
+        "review-list--snippet",
     }
 
     BINDINGS = [
         Binding("j,down", "move(1)", "Down", id="reviews.down", tooltip="Next review", show=False),
         Binding("k,up", "move(-1)", "Up", id="reviews.up", tooltip="Previous review", show=False),
-        Binding("pagedown", "page(1)", "Page down", id="reviews.page-down", show=False),
-        Binding("pageup", "page(-1)", "Page up", id="reviews.page-up", show=False),
-        Binding("home,g", "edge(-1)", "First", id="reviews.first", show=False),
-        Binding("end,G", "edge(1)", "Last", id="reviews.last", show=False),
+        Binding(
+            "pagedown", "page(1)", "Page down", id="reviews.page-down", tooltip="A page down", show=False
+        ),
+        Binding("pageup", "page(-1)", "Page up", id="reviews.page-up", tooltip="A page up", show=False),
+        Binding("home,g", "edge(-1)", "First", id="reviews.first", tooltip="First review", show=False),
+        Binding("end,G", "edge(1)", "Last", id="reviews.last", tooltip="Last review", show=False),
         Binding("enter", "open", "Open", id="reviews.open", tooltip="Read the highlighted review"),
     ]
 
@@ -88,8 +132,9 @@ class ReviewList(ScrollView, can_focus=True):
         self.reviews: Sequence[Review] = ()
         self.describe: Callable[[Review], ReviewRow] | None = None
         self.empty = ""
+        self.terms: tuple[str, ...] = ()
         self._index: dict[str, int] = {}
-        self._cache: dict[int, tuple[Strip, Strip]] = {}
+        self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
 
     # -- data in -----------------------------------------------------------------
 
@@ -100,10 +145,12 @@ class ReviewList(ScrollView, can_focus=True):
         selected: str | None,
         empty: str,
         fallback: int = 0,
+        terms: tuple[str, ...] = (),
     ) -> str | None:
         """Replace the rows, keeping `selected` highlighted when it is still listed,
-        else the row at `fallback`. Returns the key now highlighted."""
-        self.reviews, self.describe, self.empty = reviews, describe, empty
+        else the row at `fallback`. Returns the key now highlighted. `terms` are
+        the search terms to highlight."""
+        self.reviews, self.describe, self.empty, self.terms = reviews, describe, empty, terms
         self._index = {review.key: n for n, review in enumerate(reviews)}
         self._cache.clear()
         if selected in self._index:
@@ -124,6 +171,9 @@ class ReviewList(ScrollView, can_focus=True):
             return None
         return self.reviews[self.highlighted].key
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
     def position_of(self, key: str | None) -> int:
         """Where `key` is listed, or 0."""
         return self._index.get(key, 0) if key is not None else 0
@@ -143,29 +193,48 @@ class ReviewList(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"review-list--{name}")
 
-    def _row_strips(self, index: int, width: int) -> tuple[Strip, Strip]:
+    def _row_strips(self, index: int, width: int) -> tuple[_Drawn, _Drawn]:
         cached = self._cache.get(index)
-        if cached is not None and cached[0].cell_length == width:
+        if cached is not None and cached[0].strip.cell_length == width:
             return cached
         assert self.describe is not None
         row = self.describe(self.reviews[index])
         review = row.review
-        mark = Segment("  " if row.read else "● ", self._style("mark"))
+        match = self._style("match")
+        first = _Parts(match, self.rich_style)
+        first.add("  " if row.read else "● ", self._style("mark"))
         title_style = self._style("title-read" if row.read else "title")
-        title = Segment(truncate(review.title, max(0, width - 2)), title_style)
-        first = Strip([mark, title]).adjust_cell_length(width, self.rich_style)
+        runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
+        first.add_runs(runs)
         verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
-        parts = [Segment("  "), Segment(verdict, self._style(f"verdict-{review.verdict}"))]
+        second = _Parts(match, self.rich_style)
+        second.add("  ", None)
+        second.add(verdict, self._style(f"verdict-{review.verdict}"))
         if row.total:
             done = row.done == row.total
-            parts.append(Segment(f"  {row.done}/{row.total}", self._style("done" if done else "meta")))
+            second.add(f"  {row.done}/{row.total}", self._style("done" if done else "meta"))
         if row.updated:
-            parts.append(Segment(f"  ✱ {words.UPDATED}", self._style("updated")))
+            second.add(f"  ✱ {words.UPDATED}", self._style("updated"))
         if row.stale:
-            parts.append(Segment(f"  ⚠ {words.STALE}", self._style("stale")))
-        second = Strip(parts).adjust_cell_length(width, self.rich_style)
-        self._cache[index] = (first, second)
-        return first, second
+            second.add(f"  ⚠ {words.STALE}", self._style("stale"))
+        if self.terms and not found:
+            self._snippet(second, review, width - second.width)
+        drawn = (first.draw(width, self.rich_style), second.draw(width, self.rich_style))
+        self._cache[index] = drawn
+        return drawn
+
+    def _snippet(self, parts: _Parts, review: Review, room: int) -> None:
+        """The first match outside the title, in context, to fit in `room` cells."""
+        if room < 8:
+            return
+        for text in review_fields(review)[1:]:
+            found = snippet(text, self.terms, room)
+            if found is not None:
+                style = self._style("snippet")
+                parts.add("  ⌕ ", style)
+                runs, _ = split_runs([(truncate(found[0], room - 4), style)], self.terms)
+                parts.add_runs(runs)
+                return
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
@@ -179,11 +248,20 @@ class ReviewList(ScrollView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         if index >= len(self.reviews):
             return Strip.blank(width, self.rich_style)
-        strip = self._row_strips(index, width)[part]
-        if index == self.highlighted:
-            cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
-            strip = Strip(Segment.apply_style(strip, post_style=Style(bgcolor=cursor.bgcolor)), width)
-        return strip
+        drawn = self._row_strips(index, width)[part]
+        if index != self.highlighted:
+            return drawn.strip
+        # The cursor's background on all but the matches, which keep theirs. With
+        # NO_COLOR the cursor is reversed: a background alone would not show.
+        cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
+        over = Style(reverse=True) if self.app.no_color else Style(bgcolor=cursor.bgcolor)
+        return Strip(
+            [
+                segment if n in drawn.matches else Segment(segment.text, (segment.style or Style()) + over)
+                for n, segment in enumerate(drawn.strip)
+            ],
+            width,
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()

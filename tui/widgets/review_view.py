@@ -5,6 +5,11 @@ slices them, so scrolling costs a screenful. Text goes through our own line
 breaker (`tui.wrap`) so Chinese wraps between characters, never mid-character.
 A cursor moves over the checklist (focus items and read-order steps); `space`
 toggles the item under it and the widget posts a message: the app owns state.
+
+Search terms are highlighted when the review is laid out (one review, so that
+is cheap); `match_lines` lists the lines holding a match, and `goto_match`
+steps through them for `n` / `N`, marking the current one with `›` in the
+margin.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import words
-from ..model import CHECKABLE, Item, Review, ReviewChanges
+from ..model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
+from ..search import MATCH, split_runs
 from ..text import code_refs, code_spans
 from ..wrap import wrap
 
@@ -40,6 +46,7 @@ class _Block:
     item: int | None = None  # index into the checklist, for the cursor
     fill: str | None = None  # a style for the whole line (focus items)
     gap_before: int = 0
+    searched: bool = True  # search matches are highlighted here (not in the UI's own lines)
 
 
 @dataclass
@@ -48,6 +55,7 @@ class _Line:
     item: int | None
     fill: Style | None
     box_end: int = 0  # cells up to the end of the checkbox, for mouse clicks
+    matches: frozenset[int] = frozenset()  # indexes of segments drawn as search matches
 
 
 class ReviewView(ScrollView, can_focus=True):
@@ -75,6 +83,8 @@ class ReviewView(ScrollView, can_focus=True):
         "review-view--banner",
         "review-view--stale",
         "review-view--badge",
+        "review-view--match",
+        "review-view--match-current",
     }
 
     BINDINGS = [
@@ -101,10 +111,17 @@ class ReviewView(ScrollView, can_focus=True):
             id="review.toggle",
             tooltip="Check or uncheck the item under the cursor",
         ),
-        Binding("pagedown", "page(1)", "Page down", id="review.page-down", show=False),
-        Binding("pageup", "page(-1)", "Page up", id="review.page-up", show=False),
-        Binding("home,g", "edge(-1)", "Top", id="review.top", show=False),
-        Binding("end,G", "edge(1)", "Bottom", id="review.bottom", show=False),
+        Binding(
+            "pagedown",
+            "page(1)",
+            "Page down",
+            id="review.page-down",
+            tooltip="Scroll a page down",
+            show=False,
+        ),
+        Binding("pageup", "page(-1)", "Page up", id="review.page-up", tooltip="Scroll a page up", show=False),
+        Binding("home,g", "edge(-1)", "Top", id="review.top", tooltip="Scroll to the top", show=False),
+        Binding("end,G", "edge(1)", "Bottom", id="review.bottom", tooltip="Scroll to the bottom", show=False),
     ]
 
     @dataclass
@@ -128,6 +145,9 @@ class ReviewView(ScrollView, can_focus=True):
         self._lines: list[_Line] = []
         self._item_rows: dict[int, tuple[int, int]] = {}
         self._layout_width = -1
+        self.terms: tuple[str, ...] = ()
+        self.match_lines: list[int] = []
+        self.current_match: int | None = None  # index into match_lines
 
     # -- data in ---------------------------------------------------------------
 
@@ -150,6 +170,7 @@ class ReviewView(ScrollView, can_focus=True):
         if not same:
             self.scroll_to(0, 0, animate=False, immediate=True)
             self.set_reactive(ReviewView.cursor, 0)
+            self.current_match = None
             self._relayout()
             return
         # Same review: keep the cursor on its item and that item at the same
@@ -164,6 +185,21 @@ class ReviewView(ScrollView, can_focus=True):
         start = self._item_rows.get(self.cursor, (None, None))[0]
         if offset is not None and start is not None and start - offset != self.scroll_offset.y:
             self.scroll_to(y=max(0, start - offset), animate=False, immediate=True)
+
+    def set_terms(self, terms: tuple[str, ...]) -> None:
+        """Highlight these search terms (none: no highlighting)."""
+        if terms == self.terms:
+            return
+        self.terms = terms
+        self.current_match = None
+        if self._layout_width >= 0:
+            self._relayout()
+
+    @property
+    def cursor_item(self) -> Item | None:
+        if 0 <= self.cursor < len(self.checklist):
+            return self.checklist[self.cursor]
+        return None
 
     def _cursor_key(self) -> str | None:
         if 0 <= self.cursor < len(self.checklist):
@@ -184,28 +220,32 @@ class ReviewView(ScrollView, can_focus=True):
         ]
         for tag in review.tags:
             meta += [("  ", None), (f"#{tag}", "tag")]
-        blocks.append(_Block(meta, pad))
+        blocks.append(_Block(meta, pad, searched=False))
         state: Runs = [("✓ " + words.READ, "read") if self.read else ("● " + words.NOT_READ, "unread")]
         if self.checklist:
             done = sum(1 for item in self.checklist if item.key in self.checked)
-            state += [("  ", None), (f"{done}/{len(self.checklist)} checked", "meta")]
+            state += [
+                ("  ", None),
+                (words.CHECKED_COUNT.format(done=done, total=len(self.checklist)), "meta"),
+            ]
         state += [("  ", None), (review.repo, "meta")]
         if review.pr is not None:
             state += [(f"#{review.pr}", "meta")]
         if review.date:
             state += [("  ", None), (review.date, "meta")]
-        blocks.append(_Block(state, pad))
+        blocks.append(_Block(state, pad, searched=False))
         if review.link:
-            blocks.append(_Block([(review.link, "meta")], pad))
+            blocks.append(_Block([(review.link, "meta")], pad, searched=False))
         if self.stale:
-            blocks.append(_Block([("⚠ " + words.STALE_BANNER, "stale")], pad, gap_before=1))
+            blocks.append(_Block([("⚠ " + words.STALE_BANNER, "stale")], pad, gap_before=1, searched=False))
         if self.changes:
-            described = "; ".join(
-                f"{words.SECTION_HEADINGS.get(what, what.replace('_', ' '))} {how}"
-                for what, how in self.changes.describe(review)
+            described = words.CHANGE_SEP.join(
+                f"{what} {how}" for what, how in describe_changes(self.changes, review)
             )
-            text = f"✱ {words.UPDATED_SINCE_READ}: {described}. {words.UPDATED_HINT}"
-            blocks.append(_Block([(text, "banner")], pad, gap_before=1))
+            text = words.UPDATED_BANNER.format(
+                since=words.UPDATED_SINCE_READ, what=described, hint=words.UPDATED_HINT
+            )
+            blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
         if review.verdict_note:
             blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
         for paragraph in review.summary.split("\n\n"):
@@ -219,7 +259,7 @@ class ReviewView(ScrollView, can_focus=True):
             if section in CHECKABLE:
                 done = sum(1 for item in items if item.key in self.checked)
                 heading += [(f"  {done}/{len(items)}", "meta")]
-            blocks.append(_Block(heading, pad, gap_before=1))
+            blocks.append(_Block(heading, pad, gap_before=1, searched=False))
             for number, item in enumerate(items, 1):
                 text_style = "focus" if section == "focus" else None
                 runs = _styled(item.text, text_style)
@@ -241,8 +281,14 @@ class ReviewView(ScrollView, can_focus=True):
                         _Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
                     )
                     index += 1
+                elif item.key in self.checked:  # checked in the to-do view
+                    blocks.append(_Block(runs, [("  ✓ ", "checked")]))
                 else:
                     blocks.append(_Block(runs, [("  • ", "dim")]))
+        if self.terms:
+            for block in blocks:
+                if block.searched:
+                    block.runs, _ = split_runs(block.runs, self.terms)
         return blocks
 
     def _badge(self, key: str) -> str | None:
@@ -254,11 +300,15 @@ class ReviewView(ScrollView, can_focus=True):
         return None
 
     def _style(self, name: Hashable) -> Style:
-        """The full style of a component, blended over this widget's background."""
+        """The full style of a component, blended over this widget's background;
+        (name, MATCH) is that style with the search match's on top."""
         if name is None:
             return self._base
         if name not in self._styles:
-            self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
+            if isinstance(name, tuple):
+                self._styles[name] = self._style(name[0]) + self._style(name[1])
+            else:
+                self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
         return self._styles[name]
 
     def _relayout(self) -> None:
@@ -268,6 +318,7 @@ class ReviewView(ScrollView, can_focus=True):
         self._base = self.rich_style
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
+        match_lines: list[int] = []
         for block in self._blocks():
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
@@ -277,14 +328,20 @@ class ReviewView(ScrollView, can_focus=True):
             if block.prefix and block.prefix[0][1] == "focus-bar":
                 indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
             start = len(lines)
-            for n, line in enumerate(wrap(block.runs, width - prefix_width - 1)):
+            for n, line in enumerate(wrap(block.runs, width - prefix_width - 1, keep_whole={"code"})):
                 runs = (block.prefix if n == 0 else indent) + line
                 segments = [self._segment(text, style, fill) for text, style in runs]
-                lines.append(_Line(segments, block.item, fill, prefix_width))
+                matches = frozenset(i for i, (_, style) in enumerate(runs) if _is_match(style))
+                if matches:
+                    match_lines.append(len(lines))
+                lines.append(_Line(segments, block.item, fill, prefix_width, matches))
             if block.item is not None:
                 rows[block.item] = (start, len(lines))
         self._lines = lines
         self._item_rows = rows
+        self.match_lines = match_lines
+        if self.current_match is not None and self.current_match >= len(match_lines):
+            self.current_match = None
         self.virtual_size = Size(width, len(lines))
         self.refresh()
 
@@ -312,11 +369,24 @@ class ReviewView(ScrollView, can_focus=True):
         if row >= len(self._lines):
             return Strip.blank(width, self.rich_style)
         line = self._lines[row]
-        strip = Strip(line.segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.rich_style)
+        segments = line.segments
         if line.item is not None and line.item == self.cursor and self.has_focus:
-            cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
-            strip = Strip(Segment.apply_style(strip, post_style=cursor), strip.cell_length)
-        return strip
+            # The cursor's background across the line but on the matches, which keep
+            # theirs. With NO_COLOR the cursor is reversed: a background would not show.
+            if self.app.no_color:
+                cursor = Style(reverse=True)
+            else:
+                cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
+            used = sum(segment.cell_length for segment in segments)
+            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self.rich_style)
+            segments = [
+                segment if n in line.matches else Segment(segment.text, (segment.style or Style()) + cursor)
+                for n, segment in enumerate([*segments, pad])
+            ]
+        if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
+            marker = Segment("›", self.get_component_rich_style("review-view--match-current"))
+            segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.rich_style)
 
     def on_focus(self) -> None:
         self.refresh()
@@ -338,6 +408,31 @@ class ReviewView(ScrollView, can_focus=True):
             self.scroll_to(y=max(0, start - 1), animate=False)
         elif end > top + height:
             self.scroll_to(y=min(start - 1, end - height + 1), animate=False)
+
+    # -- search matches ----------------------------------------------------------
+
+    def goto_match(self, step: int) -> bool:
+        """Move to the next (1) or previous (-1) line with a match; from none,
+        the first or the last. False when there is no such line."""
+        if not self.match_lines:
+            return False
+        if self.current_match is None:
+            target = 0 if step > 0 else len(self.match_lines) - 1
+        else:
+            target = self.current_match + step
+        if not 0 <= target < len(self.match_lines):
+            return False
+        self.current_match = target
+        line = self.match_lines[target]
+        item = self._lines[line].item
+        if item is not None and item != self.cursor:
+            self.set_reactive(ReviewView.cursor, item)
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if not top <= line < top + height:
+            self.scroll_to(y=max(0, line - max(1, height // 3)), animate=False, immediate=True)
+        self.refresh()
+        return True
 
     # -- actions ---------------------------------------------------------------
 
@@ -385,3 +480,24 @@ class ReviewView(ScrollView, can_focus=True):
 def _styled(text: str, base: str | None) -> Runs:
     """Runs for a text whose backticked spans are code."""
     return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
+
+
+def _is_match(style: Hashable) -> bool:
+    return isinstance(style, tuple) and len(style) == 2 and style[1] == MATCH
+
+
+def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
+    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
+    out = [(words.field_name(name), words.CHANGE_EDITED) for name in changes.fields]
+    for section in SECTIONS:
+        keys = {item.key for item in review.items(section)}
+        parts = []
+        if added := len(changes.added & keys):
+            parts.append(words.CHANGE_ADDED_N.format(n=added))
+        if edited := len(changes.edited & keys):
+            parts.append(words.CHANGE_EDITED_N.format(n=edited))
+        if removed := changes.removed.get(section, 0):
+            parts.append(words.CHANGE_REMOVED_N.format(n=removed))
+        if parts:
+            out.append((words.field_name(section), words.LIST_SEP.join(parts)))
+    return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from .. import words
+
 
 class StatusBar(Static):
     def show(
@@ -13,22 +15,18 @@ class StatusBar(Static):
         reviews: int,
         unread: int,
         problems: int,
-        filter_label: str,
         loading: tuple[int, int] | None = None,
     ) -> None:
         # Counts and warnings first: the repo list is the part that may be cut off.
         parts: list[tuple[str, str] | str] = [
             ("prdigest-tui", "bold"),
-            f"  {reviews:,} reviews · {unread:,} unread",
+            "  " + words.STATUS_COUNTS.format(reviews=f"{reviews:,}", unread=f"{unread:,}"),
         ]
-        if filter_label:
-            parts += ["  ", (f"[{filter_label}]", "$warning")]
         if problems:
-            noun = "problem" if problems == 1 else "problems"
-            parts += ["  ", (f"⚠ {problems:,} {noun} (p)", "bold $error")]
+            parts += ["  ", (words.plural(words.STATUS_PROBLEMS, problems), "bold $error")]
         if loading is not None:
             done, total = loading
-            parts += ["  ", (f"loading {done:,}/{total:,} files…", "$warning")]
+            parts += ["  ", (words.STATUS_LOADING.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
         if repos:
             parts += ["  ", (", ".join(repos), "$accent")]
         self.update(Content.assemble(*parts))

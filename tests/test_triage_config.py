@@ -1,0 +1,130 @@
+"""Keys remapped by binding id from config.yaml; a bad config is reported, never fatal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, screen_text
+
+from tui import config, locations
+from tui.app import PrDigestApp
+from tui.locations import bundled_entries
+from tui.widgets.review_view import ReviewView
+
+
+def app_with_config(tmp_path: Path, text: str | bytes) -> PrDigestApp:
+    path = locations.config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return PrDigestApp([bundled_entries()], tmp_path / "state.json", config_path=path)
+
+
+def test_the_config_file_honours_xdg_config_home(isolated_dirs: dict[str, Path]) -> None:
+    assert locations.config_file() == isolated_dirs["XDG_CONFIG_HOME"] / "prdigest-tui" / "config.yaml"
+
+
+async def test_keymap_remaps_keys_by_binding_id(tmp_path: Path) -> None:
+    app = app_with_config(
+        tmp_path,
+        "keymap:\n  review.read: m\n  filter.verdict: ctrl+v,V\n  review.toggle: x\n  filter.clear: ctrl+x\n",
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert not app._notifications
+        key = app.current_key
+        await pilot.press("r")  # no longer bound
+        assert not app.state.is_read(key)
+        await pilot.press("m")
+        assert app.state.is_read(key)
+        await pilot.press("V")
+        assert app.verdict_filter == "deep"
+        await pilot.press("ctrl+v")
+        assert app.verdict_filter == "quick"
+        assert "ctrl+x clears" in screen_text(app).replace("^x", "ctrl+x")
+        await pilot.press("ctrl+x")
+        assert app.verdict_filter is None
+        await pilot.press("enter")
+        await pilot.pause()
+        view = app.query_one(ReviewView)
+        await pilot.press("x")  # a widget's binding, remapped
+        assert view.checklist[0].key in app.state.checked(app.current_key)
+        text = screen_text(app)
+        assert "m Read" in text  # the footer shows the new key
+
+
+async def test_a_broken_config_is_reported_and_the_app_runs(tmp_path: Path) -> None:
+    app = app_with_config(tmp_path, "keymap:\n  review.read: [m\n")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert len(messages) == 1 and "invalid YAML at line 3" in messages[0]
+        assert str(locations.config_file()) in messages[0]
+        await pilot.press("r")
+        assert app.state.is_read(app.current_key)
+
+
+async def test_unknown_keys_ids_and_key_names_are_named(tmp_path: Path) -> None:
+    app = app_with_config(
+        tmp_path,
+        "colour: red\nkeymap:\n  no.such.binding: k\n  review.read: notakey\n  search: ctrl+f\n",
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        messages = " | ".join(n.message for n in app._notifications)
+        assert "unknown key `colour`" in messages
+        assert "unknown binding id `no.such.binding`" in messages
+        assert "`review.read`: not a key: 'notakey'" in messages
+        await pilot.press("ctrl+f")  # the good entry still applies
+        await pilot.pause()
+        assert app.query_one("#search-bar").display
+
+
+async def test_a_keymap_clash_is_reported_once(tmp_path: Path) -> None:
+    app = app_with_config(tmp_path, "keymap:\n  review.read: u\n")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("j", "k")
+        clashes = [n.message for n in app._notifications if "more than one action" in n.message]
+        assert clashes == ["Keymap: u is bound to more than one action (filter.unread, review.read)"]
+
+
+def test_config_load_never_raises(tmp_path: Path) -> None:
+    ids = {"search", "review.read"}
+    cases = {
+        "empty": b"",
+        "list": b"- a\n- b\n",
+        "scalar": b"just text\n",
+        "keymap list": b"keymap: [a, b]\n",
+        "binary": b"\xff\xfe\x00bad",
+        "deep": b"[" * 5000,
+        "non-string keys": b"keymap:\n  search: 5\n  review.read: [ctrl+f, f3]\n",
+        "control chars": b'keymap:\n  "\\e]0;x\\a": k\n',
+    }
+    results = {}
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_bytes(data)
+        results[name] = config.load(path, ids)
+    assert results["empty"].warnings == [] and results["empty"].keymap == {}
+    assert "expected a mapping" in results["list"].warnings[0]
+    assert "expected a mapping" in results["scalar"].warnings[0]
+    assert "`keymap` must map" in results["keymap list"].warnings[0]
+    assert "Cannot read" in results["binary"].warnings[0]
+    assert results["deep"].warnings
+    assert results["non-string keys"].keymap == {"review.read": "ctrl+f,f3"}
+    assert "not a key: a number" in results["non-string keys"].warnings[0]
+    assert "\x1b" not in results["control chars"].warnings[0]
+    assert config.load(tmp_path / "missing.yaml").warnings == []
+    folder = tmp_path / "a-folder.yaml"
+    folder.mkdir()
+    assert "Cannot read" in config.load(folder).warnings[0]
+
+
+async def test_no_config_path_means_no_config(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert not app._notifications

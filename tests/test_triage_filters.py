@@ -1,0 +1,113 @@
+"""Filters that combine (verdict, unread, unchecked, tag, search), always shown, cleared by one key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, screen_text
+
+from tui.model import ALL_TAG
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.review_list import ReviewList
+from tui.widgets.tag_list import TagList
+
+
+def titles(app) -> list[str]:
+    return [review.title for review in app.query_one(ReviewList).reviews]
+
+
+def verdicts(app) -> list[str]:
+    return [review.verdict for review in app.query_one(ReviewList).reviews]
+
+
+def bar(app) -> str:
+    widget = app.query_one(FilterBar)
+    return str(widget.render()) if widget.display else ""
+
+
+async def test_v_cycles_the_verdicts(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert not app.query_one(FilterBar).display
+        seen = []
+        for _ in range(5):
+            await pilot.press("v")
+            seen.append(set(verdicts(app)))
+        assert seen == [{"deep"}, {"quick"}, {"skim"}, {"skip"}, {"deep", "quick", "skim", "skip"}]
+        await pilot.press("v")
+        assert bar(app).startswith("Filter: Deep read")
+        assert "Filter: Deep read  5 reviews   x clears" in screen_text(app)
+
+
+async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")  # the first deep review is read
+        await pilot.press("j", "enter")
+        await pilot.pause()
+        for _ in app.query_one("#review").checklist:
+            await pilot.press("space", "j")  # every item of the second is checked
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("v", "u", "t")
+        deep = [r.title for r in app.library.reviews if r.verdict == "deep"]
+        # the second review is open, so it stays listed although it has nothing unchecked
+        assert titles(app) == deep[1:]
+        await pilot.press("j", "t", "t")  # move on; the list is filtered afresh
+        await pilot.pause()
+        assert titles(app) == deep[2:]
+        assert bar(app).startswith("Filter: Deep read · unread · unchecked")
+        # the tag combines too
+        app.current_tag = "refactor"
+        await pilot.pause()
+        expected = [t for t in deep[2:] if t in {r.title for r in app.library.tags["refactor"]}]
+        assert titles(app) == expected
+        assert bar(app).startswith("Filter: #refactor · Deep read · unread · unchecked")
+        await pilot.press("x")
+        await pilot.pause()
+        assert len(titles(app)) == 8
+        assert (app.current_tag, app.verdict_filter, app.unread_only, app.unchecked_only, app.query) == (
+            ALL_TAG,
+            None,
+            False,
+            False,
+            "",
+        )
+        assert not app.query_one(FilterBar).display
+        assert app.query_one(TagList).highlighted_option.id == ALL_TAG
+
+
+async def test_x_does_nothing_and_is_not_offered_without_a_filter(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert "x Clear filter" not in screen_text(app)
+        await pilot.press("x")
+        assert len(titles(app)) == 8
+        await pilot.press("u")
+        await pilot.pause()
+        assert "x Clear filter" in screen_text(app)
+
+
+async def test_a_tag_shows_in_the_filter_bar(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        tags = app.query_one(TagList)
+        await pilot.press(*["j"] * tags.tags.index("rocm"))
+        await pilot.pause()
+        assert bar(app).startswith("Filter: #rocm  2 reviews")
+
+
+async def test_an_empty_result_says_how_to_clear(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("v", "v", "v", "v")  # skip
+        assert len(titles(app)) == 1
+        await pilot.press("r", "j", "u")  # read it, then unread only: the open review stays
+        app.current_key = None
+        app.current_tag = "refactor"
+        app.current_tag = ALL_TAG
+        await pilot.pause()
+        assert titles(app) == []
+        assert "Nothing here. x clears the filter." in screen_text(app)

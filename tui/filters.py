@@ -1,0 +1,106 @@
+"""Filters that combine: tag, verdict, unread only, has unchecked items, search.
+
+No Textual here. The app keeps the choices; `select` is one pass over the
+reviews under the tag, and `labels` says in words what is filtered, for the
+filter bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from . import words
+from .model import ALL_TAG, UNREAD_TAG, VERDICTS, Review
+from .search import SearchIndex, terms
+
+VERDICT_CYCLE: tuple[str | None, ...] = (None, *VERDICTS)
+"""What `v` steps through: all verdicts, then each in reading-priority order."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    tag: str = ALL_TAG
+    verdict: str | None = None
+    unread: bool = False
+    unchecked: bool = False
+    query: str = ""
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return terms(self.query)
+
+    @property
+    def active(self) -> bool:
+        """Anything narrower than every review?"""
+        return self.tag != ALL_TAG or self.narrowing
+
+    @property
+    def narrowing(self) -> bool:
+        """Anything besides the tag narrowing the list?"""
+        return bool(self.verdict or self.unread or self.unchecked or self.terms)
+
+    def next_verdict(self) -> Filters:
+        index = VERDICT_CYCLE.index(self.verdict) if self.verdict in VERDICT_CYCLE else 0
+        return replace(self, verdict=VERDICT_CYCLE[(index + 1) % len(VERDICT_CYCLE)])
+
+
+def has_unchecked(review: Review, checked: frozenset[str]) -> bool:
+    """True if any checklist item (focus, read order) is not checked."""
+    return any(item.key not in checked for item in review.checklist)
+
+
+def select(
+    reviews: Iterable[Review],
+    filters: Filters,
+    *,
+    is_read: Callable[[str], bool],
+    checked: Callable[[Review], frozenset[str]],
+    index: SearchIndex,
+    keep: str | None = None,
+) -> list[Review]:
+    """The reviews that pass every filter, in order, in one pass.
+
+    `keep` (the open review) stays listed when it would drop out only because
+    it was just marked read or checked, so the list does not jump under the
+    reader's cursor; the verdict and the search still apply to it.
+    """
+    unread = filters.unread or filters.tag == UNREAD_TAG
+    verdict = filters.verdict
+    query_terms = filters.terms
+    matches = index.matches
+    out: list[Review] = []
+    for review in reviews:
+        if verdict is not None and review.verdict != verdict:
+            continue
+        if query_terms and not matches(review, query_terms):
+            continue
+        if review.key != keep:
+            if unread and is_read(review.key):
+                continue
+            if filters.unchecked and not has_unchecked(review, checked(review)):
+                continue
+        out.append(review)
+    return out
+
+
+def tag_label(tag: str) -> str:
+    if tag == ALL_TAG:
+        return words.ALL
+    if tag == UNREAD_TAG:
+        return words.UNREAD
+    return f"#{tag}"
+
+
+def labels(filters: Filters) -> list[str]:
+    """What is filtered, in words, in the order the filter bar shows it."""
+    out = []
+    if filters.tag != ALL_TAG:
+        out.append(tag_label(filters.tag))
+    if filters.verdict:
+        out.append(words.VERDICT_WORDS.get(filters.verdict, filters.verdict))
+    if filters.unread and filters.tag != UNREAD_TAG:
+        out.append(words.FILTER_UNREAD)
+    if filters.unchecked:
+        out.append(words.FILTER_UNCHECKED)
+    return out

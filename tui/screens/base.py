@@ -1,0 +1,43 @@
+"""Screens whose footer and key panel speak the UI's language.
+
+Textual's footer and key panel draw `screen.active_bindings`: the bindings
+with the descriptions written in the code. Here each is swapped for the words
+of the chosen language, looked up by binding id (`words.binding_text`), when
+they are asked for; key dispatch is untouched, and remapped keys (the keymap)
+show as remapped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from textual.binding import ActiveBinding
+from textual.screen import ModalScreen, Screen
+
+from .. import words
+
+
+def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+    out = {}
+    for key, active in bindings.items():
+        binding = active.binding
+        description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
+        if description != binding.description or tooltip != binding.tooltip:
+            binding = dataclasses.replace(binding, description=description, tooltip=tooltip)
+            active = active._replace(binding=binding, tooltip=tooltip)
+        out[key] = active
+    return out
+
+
+class TranslatedBindings:
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return translated(super().active_bindings)  # type: ignore[misc]
+
+
+class MainScreen(TranslatedBindings, Screen[None]):
+    """The reader's screen: the app composes into it."""
+
+
+class TranslatedModal(TranslatedBindings, ModalScreen[None]):
+    pass
