@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import marshal
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from .atomic import write_atomic
 from .model import FileUpdate, Location, Problem, Review
 
 FORMAT = "prdigest-tui/parse-cache"
@@ -134,17 +133,7 @@ class ParseCache:
         data = marshal.dumps((FORMAT, VERSION, self.version_key, self._fresh))
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(self.path, data)
         self.dirty = False
 
 

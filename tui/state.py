@@ -14,11 +14,12 @@ import json
 import math
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .atomic import write_atomic as _write_atomic
 
 try:
     import fcntl
@@ -373,23 +374,3 @@ def _remove_leftovers(path: Path) -> None:
             if name.startswith(prefix) and name.endswith(".tmp"):
                 with contextlib.suppress(OSError):
                     os.unlink(path.parent / name)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)

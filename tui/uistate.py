@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from .state import _write_atomic
+from .atomic import write_atomic as _write_atomic
 
 FORMAT = "prdigest-tui/ui"
 MAX_BYTES = 64 * 1024
