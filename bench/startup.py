@@ -568,9 +568,9 @@ def main(argv: list[str] | None = None) -> int:
                 b"q",
                 runs,
                 cold,
-                watch=(f"{count} reviews ·",),
+                watch=(f"{count:,} reviews ·",),
             )
-            paint[name]["status_counts"] = paint[name]["seen"][f"{count} reviews ·"]
+            paint[name]["status_counts"] = paint[name]["seen"][f"{count:,} reviews ·"]
             state.unlink(missing_ok=True)
 
         print("b. libyaml floor and load_paths (fresh process, best of 3)", file=sys.stderr, flush=True)

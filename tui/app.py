@@ -265,6 +265,7 @@ class PrDigestApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
+        self._sync_reading()
 
     # -- config, keymap, theme ----------------------------------------------------
 
@@ -518,7 +519,13 @@ class PrDigestApp(App[None]):
         self.query_one(ReviewView).goto_match(1)
 
     def watch_pane(self, pane: str) -> None:
-        self.screen_stack[0].set_class(pane == "review", "-reading")
+        self._sync_reading()
+
+    def _sync_reading(self) -> None:
+        """`-reading` swaps the panes on narrow terminals only. Toggling a screen
+        class restyles every widget, so wide terminals never toggle it."""
+        screen = self.screen_stack[0]
+        screen.set_class(screen.has_class("-narrow") and self.pane == "review", "-reading")
 
     # -- messages up -------------------------------------------------------------
 
