@@ -14,13 +14,13 @@ import contextlib
 import errno
 import os
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from fuzz_loader import (
     HOSTILE_FILES,
     VALID,
@@ -68,26 +68,6 @@ def write(path: Path, content: str | bytes) -> Path:
 
 def valid(path: Path, title: str | None = None) -> Path:
     return write(path, VALID.format(title=title or path.stem))
-
-
-class Hung(BaseException):
-    """Not an Exception: the loader turns every Exception into a problem."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail instead of hanging (a blocking open of a pipe is interrupted too)."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise Hung(f"took longer than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,24 +36,6 @@ def fresh(path: Path) -> ReadState:
     state = ReadState(path)
     state.load()
     return state
-
-
-class Hung(BaseException):
-    """Not an Exception, so no handler on the way mistakes it for an error it knows."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    def expired(signum: int, frame: object) -> None:
-        raise Hung(f"took longer than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def doc(reviews: dict) -> dict:

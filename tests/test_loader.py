@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 
 from tui.loader import MAX_DEPTH, MAX_NODES, FileResult, discover, load_file, load_paths
 from tui.locations import bundled_entries
@@ -64,22 +62,6 @@ def review(*lines: str) -> str:
     given = {line.split(":", 1)[0] for line in lines}
     base = [line for key, line in PAGE_REVIEW_FIELDS.items() if key not in given]
     return "\n".join([*lines, *base]) + "\n"
-
-
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail instead of hanging when a bound is missing (alias bombs expand exponentially)."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took longer than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def located(result: FileResult) -> list[tuple[int, int, str]]:
