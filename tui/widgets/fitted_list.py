@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ..wrap import Line, line_width, wrap
+from ..wrap import Line, line_width, truncate, wrap
 
 
 def wrapped(
@@ -29,7 +29,10 @@ def wrapped(
     lines = wrap(runs, max(1, width - indent))
     out: list[Line] = [lines[0]] + [[(" " * indent, ""), *line] for line in lines[1:]]
     if right:
-        tail_width = sum(len(text) for text, _ in right)
+        tail_width = line_width(list(right))
+        if tail_width > width:  # a figure wider than the row: cut it rather than overflow
+            text = truncate("".join(text for text, _ in right), width)
+            right, tail_width = [(text, right[0][1])], line_width([(text, "")])
         last = out[-1]
         used = line_width(last)
         if used + tail_width + 1 <= width:
