@@ -8,6 +8,7 @@ from app_helpers import make_app, screen_text
 
 from tui import config, locations
 from tui.app import PrDigestApp
+from tui.loader import load_updates
 from tui.locations import bundled_entries
 from tui.widgets.review_view import ReviewView
 
@@ -128,3 +129,31 @@ async def test_no_config_path_means_no_config(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         assert not app._notifications
+
+
+async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    entry = folder / "one.yaml"
+    entry.write_text("title: one\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\n", encoding="utf-8")
+    path = locations.config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("keymap:\n  review.read: m\n  problems: P\n", encoding="utf-8")
+    app = PrDigestApp([folder], tmp_path / "state.json", config_path=path, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("m")  # read it
+        entry.write_text(
+            entry.read_text(encoding="utf-8").replace("summary: s", "summary: new"), encoding="utf-8"
+        )
+        app.apply_updates(load_updates([entry]))
+        await pilot.pause()
+        view = app.query_one(ReviewView)
+
+        def pane() -> str:  # the review pane's lines, joined where they wrapped
+            return " ".join(" ".join(view.render_line(y).text.split()) for y in range(view.size.height))
+
+        assert "Press m to mark it read again." in pane()
+        entry.write_text("title: [broken\n", encoding="utf-8")
+        app.apply_updates(load_updates([entry]))
+        await pilot.pause()
+        assert "(P lists problems)" in pane()

@@ -216,6 +216,10 @@ class PrDigestApp(App[None]):
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
         self._apply_config()
+        self.query_one(ReviewView).hint_keys = {
+            "read": self.key_for("review.read"),
+            "problems": self.key_for("problems"),
+        }
         self._apply_remembered_theme()
         self.state.load()
         hits, misses, missing = first_load(self.paths, self.cache)

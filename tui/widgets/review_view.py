@@ -140,6 +140,7 @@ class ReviewView(ScrollView, can_focus=True):
         self.checked: frozenset[str] = frozenset()
         self.read = False
         self.changes: ReviewChanges | None = None
+        self.hint_keys: dict[str, str] = {}  # key names shown in hints, after remapping
         self.stale = False
         self.checklist: tuple[Item, ...] = ()
         self._lines: list[_Line] = []
@@ -237,13 +238,16 @@ class ReviewView(ScrollView, can_focus=True):
         if review.link:
             blocks.append(_Block([(review.link, "meta")], pad, searched=False))
         if self.stale:
-            blocks.append(_Block([("⚠ " + words.STALE_BANNER, "stale")], pad, gap_before=1, searched=False))
+            banner = "⚠ " + words.STALE_BANNER.format(problems=self.hint_keys.get("problems", "p"))
+            blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
         if self.changes:
             described = words.CHANGE_SEP.join(
                 f"{what} {how}" for what, how in describe_changes(self.changes, review)
             )
             text = words.UPDATED_BANNER.format(
-                since=words.UPDATED_SINCE_READ, what=described, hint=words.UPDATED_HINT
+                since=words.UPDATED_SINCE_READ,
+                what=described,
+                hint=words.UPDATED_HINT.format(read=self.hint_keys.get("read", "r")),
             )
             blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
         if review.verdict_note:
