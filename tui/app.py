@@ -23,7 +23,6 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from . import __version__, config, external, uistate, words
 from .cache import ParseCache, stamp
@@ -50,6 +49,7 @@ from .search import SearchIndex
 from .state import ReadState
 from .undo import ReadUndo
 from .widgets.filter_bar import FilterBar
+from .widgets.key_bar import KeyBar
 from .widgets.review_list import ReviewList, ReviewRow
 from .widgets.review_view import ReviewView
 from .widgets.search_bar import SearchBar
@@ -75,9 +75,9 @@ class PrDigestApp(App[None]):
     TITLE = "prdigest-tui"
     COMMANDS = App.COMMANDS | {ReviewCommands, TagCommands, ActionCommands}
 
-    # Descriptions here are the English fallback: the footer and key panel show
+    # Descriptions here are the English fallback: the key bar and key panel show
     # `words.binding_text(id)` in the UI's language (see tui/screens/base.py).
-    # The footer keeps to the everyday keys; `x` and `n` join it while a filter or
+    # The key bar keeps to the everyday keys; `x` and `n` join it while a filter or
     # a search is on (see check_action). Every key is in the key panel (`?`) and,
     # by name, in the command palette.
     BINDINGS = [
@@ -210,7 +210,7 @@ class PrDigestApp(App[None]):
                 yield ReviewList(id="reviews")
             yield ReviewView(id="review")
         yield SearchBar(id="search-bar")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#tags").border_title = words.TAGS

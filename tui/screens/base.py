@@ -1,6 +1,6 @@
-"""Screens whose footer and key panel speak the UI's language.
+"""Screens whose key bar and key panel speak the UI's language.
 
-Textual's footer and key panel draw `screen.active_bindings`: the bindings
+The key bar (`tui.widgets.key_bar`) and Textual's key panel draw `screen.active_bindings`: the bindings
 with the descriptions written in the code. Here each is swapped for the words
 of the chosen language, looked up by binding id (`words.binding_text`), when
 they are asked for; key dispatch is untouched, and remapped keys (the keymap)

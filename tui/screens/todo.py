@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from .. import words
 from ..model import Item, Review
 from ..search import shown
 from ..widgets.fitted_list import to_content
+from ..widgets.key_bar import KeyBar
 from ..widgets.todo_list import TodoList, TodoRow
 from ..wrap import wrap
 from .base import TranslatedModal
@@ -97,7 +98,7 @@ class TodoScreen(TranslatedModal):
             yield Static(id="todo-title", markup=False)
             yield TodoList(id="todo-list")
             yield TodoDetail(id="todo-detail")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.rebuild()
