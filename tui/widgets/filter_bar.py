@@ -28,4 +28,4 @@ class FilterBar(Static):
         parts += ["  ", (words.plural(words.SHOWN_COUNT, count), "$text-muted")]
         if clear_key:
             parts += ["   ", (words.FILTER_CLEAR_HINT.format(key=clear_key), "$text-muted italic")]
-        self.update(Content.assemble(*parts))
+        self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

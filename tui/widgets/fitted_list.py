@@ -51,6 +51,19 @@ def to_content(lines: list[Line]) -> Content:
     return Content.assemble(*parts)
 
 
+def _lines(option: Option) -> int:
+    prompt = option.prompt
+    return (prompt.plain if isinstance(prompt, Content) else str(prompt)).count("\n")
+
+
+def _same_shape(old: Sequence[Option], new: Sequence[Option]) -> bool:
+    """Same ids, same heights, same enabled rows."""
+    return len(old) == len(new) and all(
+        a.id == b.id and a.disabled == b.disabled and _lines(a) == _lines(b)
+        for a, b in zip(old, new, strict=True)
+    )
+
+
 class FittedList(OptionList):
     """Subclasses supply rows through `build_options(width)`; this keeps them fitted."""
 
@@ -75,7 +88,15 @@ class FittedList(OptionList):
         self._fitted_width = self.row_width
         options = self.build_options(self._fitted_width)
         with self.prevent(OptionList.OptionHighlighted):
-            self.set_options(options)
+            if _same_shape(self.options, options):
+                # New counts in the same rows: swap the prompts in place. `set_options`
+                # would scroll to the top and, the list's height being auto, lay out the
+                # whole screen on every mark.
+                for old, new in zip(self.options, options, strict=True):
+                    old._set_prompt(new.prompt)
+                self._clear_caches()
+            else:
+                self.set_options(options)
             ids = [option.id for option in options]
             if selected is not None and selected in ids:
                 self.highlighted = ids.index(selected)

@@ -30,6 +30,7 @@ from .. import words
 from ..model import Review
 from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
+from .scrolling import set_virtual_size
 
 ROW_HEIGHT = 2
 
@@ -160,7 +161,7 @@ class ReviewList(ScrollView, can_focus=True):
         else:
             index = None
         self.set_reactive(ReviewList.highlighted, index)
-        self.virtual_size = Size(self.size.width, max(1, len(reviews)) * ROW_HEIGHT)
+        set_virtual_size(self, Size(self.size.width, max(1, len(reviews)) * ROW_HEIGHT))
         self._reveal()
         self.refresh()
         return self.key
@@ -265,7 +266,7 @@ class ReviewList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()
-        self.virtual_size = Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT)
+        set_virtual_size(self, Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT))
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -33,6 +33,7 @@ from ..model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
 from ..search import MATCH, split_runs
 from ..text import code_refs, code_spans
 from ..wrap import wrap
+from .scrolling import set_virtual_size
 
 Runs = list[tuple[str, Hashable]]
 
@@ -346,7 +347,7 @@ class ReviewView(ScrollView, can_focus=True):
         self.match_lines = match_lines
         if self.current_match is not None and self.current_match >= len(match_lines):
             self.current_match = None
-        self.virtual_size = Size(width, len(lines))
+        set_virtual_size(self, Size(width, len(lines)))
         self.refresh()
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:

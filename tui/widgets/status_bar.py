@@ -29,4 +29,4 @@ class StatusBar(Static):
             parts += ["  ", (words.STATUS_LOADING.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
         if repos:
             parts += ["  ", (", ".join(repos), "$accent")]
-        self.update(Content.assemble(*parts))
+        self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

@@ -27,6 +27,7 @@ from .. import words
 from ..model import Item, Review
 from ..search import shown
 from ..wrap import truncate
+from .scrolling import set_virtual_size
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class TodoList(ScrollView, can_focus=True):
             )
         if index is None and items:
             index = items[0]
-        self.virtual_size = Size(self.size.width, max(1, len(self.rows)))
+        set_virtual_size(self, Size(self.size.width, max(1, len(self.rows))))
         self.set_reactive(TodoList.cursor, index)
         self._reveal()
         self.refresh()
@@ -152,7 +153,7 @@ class TodoList(ScrollView, can_focus=True):
         return strip
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, max(1, len(self.rows)))
+        set_virtual_size(self, Size(event.size.width, max(1, len(self.rows))))
 
     def on_focus(self) -> None:
         self.refresh()

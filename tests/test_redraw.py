@@ -1,0 +1,74 @@
+"""Keys redraw the panes they change, not the whole screen.
+
+A screen layout repaints every widget; moving through reviews must not need
+one (see tui/widgets/scrolling.py), while the scrollbar still follows each
+review's height.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from textual.screen import Screen
+
+from tests.app_helpers import make_app
+from tui.widgets.review_view import ReviewView
+
+
+class LayoutCounter:
+    def __init__(self) -> None:
+        self.count = 0
+        self._original = Screen._refresh_layout
+
+    def __enter__(self) -> LayoutCounter:
+        original = self._original
+
+        def counting(screen: Screen, *args: object, **kwargs: object) -> None:
+            self.count += 1
+            return original(screen, *args, **kwargs)
+
+        Screen._refresh_layout = counting  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Screen._refresh_layout = self._original  # type: ignore[method-assign]
+
+
+async def test_moving_through_reviews_lays_out_nothing_but_scrollbars_follow(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        view = app.query_one(ReviewView)
+        heights = []
+        with LayoutCounter() as layouts:
+            for _ in range(7):
+                await pilot.press("j")
+                await pilot.pause()
+                heights.append(view.virtual_size.height)
+                bar = view.vertical_scrollbar
+                needs_bar = view.virtual_size.height > view.container_size.height
+                assert view.show_vertical_scrollbar == needs_bar
+                if needs_bar:
+                    assert bar.window_virtual_size == view.virtual_size.height
+                    view.scroll_end(animate=False)
+                    await pilot.pause()
+                    assert view.scroll_y == view.virtual_size.height - view.container_size.height
+                    view.scroll_home(animate=False)
+        assert len(set(heights)) > 2  # reviews of different heights were shown
+        rows = view.container_size.height
+        shows = sum(1 for a, b in itertools.pairwise(heights) if (a > rows) != (b > rows))
+        # Only a scrollbar appearing or going lays the screen out.
+        assert layouts.count <= shows + 1
+
+
+async def test_status_and_filter_bars_redraw_without_a_layout(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("u")  # the filter bar appears: one layout
+        await pilot.pause()
+        with LayoutCounter() as layouts:
+            await pilot.press("r", "r", "r")  # counts change in the status bar and the filter bar
+            await pilot.pause()
+        assert layouts.count == 0
