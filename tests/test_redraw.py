@@ -10,9 +10,11 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from textual._compositor import Compositor
 from textual.screen import Screen
 
 from tests.app_helpers import make_app
+from tui.model import ALL_TAG
 from tui.widgets.review_view import ReviewView
 
 
@@ -72,3 +74,27 @@ async def test_status_and_filter_bars_redraw_without_a_layout(tmp_path: Path) ->
             await pilot.press("r", "r", "r")  # counts change in the status bar and the filter bar
             await pilot.pause()
         assert layouts.count == 0
+
+
+async def test_keys_never_repaint_the_whole_screen(tmp_path: Path) -> None:
+    """Reactives on the App and focus moves used to repaint every cell on each key."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        full = 0
+        original = Compositor.render_full_update
+
+        def counting(compositor: Compositor, *args: object, **kwargs: object) -> object:
+            nonlocal full
+            full += 1
+            return original(compositor, *args, **kwargs)
+
+        Compositor.render_full_update = counting  # type: ignore[method-assign]
+        try:
+            for key in ("j", "k", "enter", "space", "escape", "shift+tab", "j", "tab"):
+                await pilot.press(key)
+                await pilot.pause()
+        finally:
+            Compositor.render_full_update = original  # type: ignore[method-assign]
+        assert app.current_tag != ALL_TAG  # the keys did what they do: j in the tag list chose a tag
+        assert full == 0

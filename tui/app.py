@@ -158,13 +158,15 @@ class PrDigestApp(App[None]):
         ),
     ]
 
-    current_tag: reactive[str] = reactive(ALL_TAG, init=False)
-    current_key: reactive[str | None] = reactive(None, init=False)
-    unread_only: reactive[bool] = reactive(False, init=False)
-    unchecked_only: reactive[bool] = reactive(False, init=False)
-    verdict_filter: reactive[str | None] = reactive(None, init=False)
-    query: reactive[str] = reactive("", init=False)
-    pane: reactive[str] = reactive("reviews", init=False)
+    # repaint=False: a reactive on the App repaints the whole screen when it
+    # changes; the watchers below refresh just the panes the change touches.
+    current_tag: reactive[str] = reactive(ALL_TAG, init=False, repaint=False)
+    current_key: reactive[str | None] = reactive(None, init=False, repaint=False)
+    unread_only: reactive[bool] = reactive(False, init=False, repaint=False)
+    unchecked_only: reactive[bool] = reactive(False, init=False, repaint=False)
+    verdict_filter: reactive[str | None] = reactive(None, init=False, repaint=False)
+    query: reactive[str] = reactive("", init=False, repaint=False)
+    pane: reactive[str] = reactive("reviews", init=False, repaint=False)
 
     def __init__(
         self,

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 
 from textual.binding import ActiveBinding
+from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 
 from .. import words
 
@@ -37,6 +39,11 @@ class TranslatedBindings:
 
 class MainScreen(TranslatedBindings, Screen[None]):
     """The reader's screen: the app composes into it."""
+
+    # Textual repaints the whole screen when focus moves (`focused` repaints by
+    # default), though the widgets whose :focus style changed refresh themselves.
+    # On this screen focus moves with every enter and escape.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
 
 class TranslatedModal(TranslatedBindings, ModalScreen[None]):
