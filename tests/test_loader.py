@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
-from tui.loader import MAX_DEPTH, MAX_NODES, FileResult, discover, load_file, load_paths
+from tui.loader import MAX_DEPTH, MAX_NODES, REVIEW_FIELDS, FileResult, discover, load_file, load_paths
 from tui.locations import bundled_entries
 from tui.model import Item, Review
 
@@ -631,3 +631,117 @@ def test_bundled_digest_keeps_code_literally() -> None:
     assert 'custom_ops=["all"]' in with_ops[0].actions[0].refs
     assert "<|tool_response>" in with_tool[0].caveats[0].refs
     assert "`<|tool_response>`" in with_tool[0].caveats[0].text
+
+
+# -- the fast paths give what the full ones give ---------------------------------------------
+# The loader skips work most files do not need (YAML 1.1 typing of plain scalars, a
+# walk of every node for the limits, a search of every value for control
+# characters, a table of line starts); these pin down that the answers are unchanged.
+
+
+def test_plain_scalars_that_yaml_reads_as_something_else(tmp_path: Path) -> None:
+    base = review("title: t")
+    assert located(load(tmp_path, base + "<<: {a: b}\n")) == [(6, 1, "keys must be plain names, found '<<'")]
+    for written, message in [
+        ("=", "`title`: YAML tag tag:yaml.org,2002:value is not allowed"),
+        ("<<", "`title`: YAML tag tag:yaml.org,2002:merge is not allowed"),
+        ("~", "`title` is empty"),
+        ("NULL", "`title` is empty"),
+    ]:
+        assert only_problem(load(tmp_path, review(f"title: {written}"))) == (1, 8, message)
+    result = load(
+        tmp_path, review("title: yes", "summary: 0x1F", "verdict_note: 2026-01-01", "focus: [1e3, off]")
+    )
+    assert result.problems == []
+    [r] = result.reviews
+    assert (r.title, r.summary, r.verdict_note) == ("yes", "0x1F", "2026-01-01")
+    assert [i.text for i in r.focus] == ["1e3", "off"]
+
+
+def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
+    import itertools
+
+    import yaml
+
+    from tui.loader import _STR_TAGS, _Composer
+
+    full = yaml.resolver.Resolver()
+    fast = _Composer("")
+    words = ["yes", "No", "off", "null", "Null", "NULL", "~", "<<", "=", "!", "&", "*", "0x1F", "1e3", ".inf"]
+    short = ["".join(chars) for n in range(4) for chars in itertools.product("~<=!&*nN0.-+:y", repeat=n)]
+    for value in [*words, *short, "2026-01-01", "12:30:00", "a long plain scalar"]:
+        for implicit in [(True, False), (False, True), (False, False)]:
+            want = full.resolve(yaml.ScalarNode, value, implicit)
+            got = fast.resolve(yaml.ScalarNode, value, implicit)
+            assert got == (
+                want if want not in _STR_TAGS or want.endswith(":null") else "tag:yaml.org,2002:str"
+            )
+    for kind in (yaml.SequenceNode, yaml.MappingNode):
+        assert fast.resolve(kind, None, (True, False)) == full.resolve(kind, None, (True, False))
+    fast.dispose()
+
+
+def _lines_to_the_list(n: int) -> str:
+    # 12 nodes before `x`'s items: the root, five keys, five values and the tag.
+    return "title: t\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nx:\n" + "- a\n" * n
+
+
+def test_node_limit_without_aliases_holds_to_the_node(tmp_path: Path) -> None:
+    at_limit = MAX_NODES - 14  # + the root, five pairs (10), the tag, `x` and its list
+    assert located(load(tmp_path, _lines_to_the_list(at_limit))) == [
+        (6, 1, "unknown key `x` (expected one of: " + ", ".join(REVIEW_FIELDS) + ")")
+    ]
+    over = load(tmp_path, _lines_to_the_list(at_limit + 1))
+    # The first node over the limit is the list's last item.
+    assert only_problem(over) == (
+        7 + at_limit,
+        3,
+        f"too many YAML nodes (over {MAX_NODES}, aliases included)",
+    )
+
+
+@pytest.mark.parametrize("innermost", ["", "a"])
+def test_depth_limit_without_aliases_holds_to_the_level(tmp_path: Path, innermost: str) -> None:
+    def nested(levels: int) -> str:
+        return review("title: t", "x: " + "[" * levels + innermost + "]" * levels)
+
+    # `x`'s value is at depth 1: MAX_DEPTH lists reach depth MAX_DEPTH, and a scalar in them one more.
+    fits = MAX_DEPTH - (1 if innermost else 0)
+    [(_, _, message)] = located(load(tmp_path, nested(fits)))
+    assert message.startswith("unknown key `x`")
+    assert only_problem(load(tmp_path, nested(fits + 1))) == (
+        2,
+        3 + fits + (2 if innermost else 1),
+        f"nested deeper than {MAX_DEPTH} levels",
+    )
+
+
+def test_stars_that_are_not_aliases_and_aliases_that_are(tmp_path: Path) -> None:
+    text = review("title: a*b", 'summary: "**bold** `*args` 2 * 3"', "focus:", "  - |-", "    *not an alias*")
+    [r] = load(tmp_path, text).reviews
+    assert (r.title, r.summary, r.focus[0].text) == ("a*b", "**bold** `*args` 2 * 3", "*not an alias*")
+    page = (
+        "repo: o/r\nentries:\n"
+        "  - {title: one, tags: &t [x, y], verdict: deep, summary: s}\n"
+        "  - {title: two, tags: *t, verdict: deep, summary: s, focus: [*t]}\n"
+    )
+    result = load(tmp_path, page, "page.yaml")
+    # An alias is located where its anchor is.
+    message = "expected a focus item: text, or a mapping with `text` (a mapping), found a list"
+    assert located(result) == [(3, 24, message)]
+    assert [(r.title, r.tags) for r in result.reviews] == [("one", ("x", "y"))]
+
+
+@pytest.mark.parametrize(
+    ("separator", "crlf", "breaks"),
+    [("\u2028", False, 0), ("\u2029", False, 0), ("\x85", True, 0), ("\r", False, 1), ("\r\n", False, 1)],
+)
+def test_reviews_are_located_as_editors_count_lines(
+    tmp_path: Path, separator: str, crlf: bool, breaks: int
+) -> None:
+    # libyaml counts NEL, LS and PS as line breaks; editors count CR, LF and CR LF only.
+    page = f'repo: o/r\nentries:\n  - title: "one{separator}two"\n    tags: [a]\n    verdict: deep\n'
+    page += "    summary: s\n  - title: t\n    tags: [a]\n    verdict: deep\n    summary: s\n    url: nope\n"
+    result = load(tmp_path, page.replace("\n", "\r\n") if crlf else page)
+    assert [r.location.line for r in result.reviews] == [3]
+    assert located(result) == [(11 + breaks, 10, "`url` must start with https:// or http://")]

@@ -28,6 +28,40 @@ try:
 except AttributeError:  # pragma: no cover - libyaml missing
     _Loader = yaml.SafeLoader
 
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_SPECIAL_PLAIN = {
+    value: yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False))
+    for value in ("", "~", "null", "Null", "NULL", "<<", "=", "!", "&", "*")
+}
+"""The plain scalars YAML 1.1 resolves to a tag the reader treats apart from text:
+null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
+
+
+class _Composer(_Loader):  # type: ignore[misc, valid-type]
+    """libyaml's composer with a resolver that does only what the reader needs.
+
+    The composer asks the resolver for the tag of every node, and PyYAML's runs
+    YAML 1.1's regular expressions (bool, int, float, timestamp...) on every
+    plain scalar, in Python. The reader takes all of those as the text written,
+    so a plain scalar resolves to `str` here unless it is one of `_SPECIAL_PLAIN`,
+    which keep PyYAML's tag. Path resolvers are not used, so their hooks do nothing.
+    """
+
+    def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if implicit[0] and len(value) < 5:  # type: ignore[arg-type]
+                return _SPECIAL_PLAIN.get(value, _STR)  # type: ignore[arg-type]
+            return _STR
+        return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
+
+    def descend_resolver(self, current_node: object, current_index: object) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+
 SUFFIXES = (".yaml", ".yml")
 
 # Limits on one entry file. Each is a problem located in the file when passed;
@@ -226,7 +260,7 @@ def _load(path: Path, result: FileResult) -> None:
         return
     lines = _Lines(text)
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=_Composer)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = lines.at(mark.index) if mark else (1, 1)
@@ -248,6 +282,7 @@ def _load(path: Path, result: FileResult) -> None:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_YAML_ONLY_BREAK = re.compile(r"[\x85\u2028\u2029]")
 
 
 class _Lines:
@@ -261,6 +296,16 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts: list[int] | None = None
+        self._marks_agree: bool | None = None
+
+    def of(self, mark: yaml.Mark) -> tuple[int, int]:
+        """Line and column of a node's mark: libyaml's own when the text has none
+        of the line breaks only YAML counts, else recomputed from its index."""
+        if self._marks_agree is None:
+            self._marks_agree = _YAML_ONLY_BREAK.search(self.text) is None
+        if self._marks_agree:
+            return mark.line + 1, mark.column + 1
+        return self.at(mark.index)
 
     def at(self, index: int) -> tuple[int, int]:
         if self._starts is None:
@@ -373,14 +418,15 @@ class _Reader:
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
             return Location(self.path, 1, 1)
-        return Location(self.path, *self.lines.at(node.start_mark.index))
+        return Location(self.path, *self.lines.of(node.start_mark))
 
     def problem(self, node: yaml.Node | None, message: str) -> None:
         self.result.problems.append(_problem(self.where(node), message))
 
     def read_root(self, root: yaml.Node) -> None:
         try:
-            self._count(root, 0)
+            if not _within_limits(root, self.lines.text):
+                self._count(root, 0)
             pairs = self.mapping(root, "a review or a page with `entries:`")
         except _Invalid as exc:
             self.problem(exc.node, exc.message)
@@ -392,7 +438,12 @@ class _Reader:
             self.read_review(root, pairs, default_repo=None)
 
     def _count(self, node: yaml.Node, depth: int) -> None:
-        """Refuse alias bombs and absurd nesting before reading anything."""
+        """Refuse alias bombs and absurd nesting before reading anything.
+
+        Visits every node, aliases each time they are used, and stops at the
+        first that breaks a limit, to locate it. `_within_limits` spares most
+        files this walk.
+        """
         self.visited += 1
         if self.visited > MAX_NODES:
             raise _Invalid(node, f"too many YAML nodes (over {MAX_NODES}, aliases included)")
@@ -608,6 +659,45 @@ class _Reader:
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
         return f"unknown key `{clean(key)}` (expected one of: {', '.join(allowed)})"
+
+
+_ALIAS = re.compile(r"(?<!\w)\*")
+"""Where an alias may be: a `*` right after a letter, digit or `_` never starts one."""
+
+
+def _within_limits(root: yaml.Node, text: str) -> bool:
+    """True when `_Reader._count` would pass `root`; False when it may not.
+
+    Cheap for a file without aliases, which is then a tree: nodes and depth are
+    counted a level at a time, only lists and mappings visited, and its scalars
+    cannot hold more text than the file (no scalar is longer than the text it
+    is written as). A file that may hold an alias gets False, and the full walk.
+    """
+    if len(text) > MAX_TEXT_CHARS or ("*" in text and _ALIAS.search(text)):
+        return False
+    scalar, mapping = yaml.ScalarNode, yaml.MappingNode
+    nodes, depth = 1, 0
+    level = [] if root.__class__ is scalar else [root]
+    while level:
+        depth += 1
+        before = nodes
+        below: list[yaml.Node] = []
+        for node in level:
+            children = node.value
+            if node.__class__ is mapping:
+                nodes += 2 * len(children)
+                for key, value in children:
+                    if value.__class__ is not scalar:
+                        below.append(value)
+                    if key.__class__ is not scalar:
+                        below.append(key)
+            else:
+                nodes += len(children)
+                below += [n for n in children if n.__class__ is not scalar]
+        if nodes > MAX_NODES or (depth > MAX_DEPTH and nodes > before):
+            return False
+        level = below
+    return True
 
 
 def _at_most(node: yaml.SequenceNode, limit: int, message: str) -> None:
