@@ -732,6 +732,23 @@ def test_stars_that_are_not_aliases_and_aliases_that_are(tmp_path: Path) -> None
     assert [(r.title, r.tags) for r in result.reviews] == [("one", ("x", "y"))]
 
 
+def test_one_control_character_in_long_text_is_still_removed(tmp_path: Path) -> None:
+    from tui.text import clean, needs_cleaning
+
+    long = "中文" * 5000
+    assert clean(long) is long and not needs_cleaning(long)
+    assert clean(long + "\x1b[31m" + long + "\u202e.") == long + long + "."
+    # Raw in the file (a bidi override; YAML itself refuses raw ESC), or escaped in double quotes.
+    raw = review(f"title: {long}\u202e{long}", f"summary: |-\n  {long}\r\n  two")
+    [r] = load(tmp_path, raw).reviews
+    assert (r.title, r.summary) == (long + long, long + "\ntwo")
+    escaped = review(f"title: {long}", f'summary: "{long}\\e[2J{long}"', "focus: ['a\u2029b']")
+    result = load(tmp_path, escaped, "escaped.yaml")
+    assert [p.message for p in result.problems] == []
+    [r] = result.reviews
+    assert (r.title, r.summary, r.focus[0].text) == (long, long + long, "a\nb")
+
+
 @pytest.mark.parametrize(
     ("separator", "crlf", "breaks"),
     [("\u2028", False, 0), ("\u2029", False, 0), ("\x85", True, 0), ("\r", False, 1), ("\r\n", False, 1)],
