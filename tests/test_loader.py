@@ -681,6 +681,12 @@ def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
     fast.dispose()
 
 
+def test_every_review_field_has_a_reader() -> None:
+    from tui.loader import _FIELDS, REVIEW_FIELDS
+
+    assert set(_FIELDS) == set(REVIEW_FIELDS)
+
+
 def _lines_to_the_list(n: int) -> str:
     # 12 nodes before `x`'s items: the root, five keys, five values and the tag.
     return "title: t\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nx:\n" + "- a\n" * n
@@ -762,3 +768,19 @@ def test_reviews_are_located_as_editors_count_lines(
     result = load(tmp_path, page.replace("\n", "\r\n") if crlf else page)
     assert [r.location.line for r in result.reviews] == [3]
     assert located(result) == [(11 + breaks, 10, "`url` must start with https:// or http://")]
+
+
+def test_text_per_review_counts_items_refs_and_ids(tmp_path: Path) -> None:
+    from tui.loader import MAX_REVIEW_CHARS
+
+    items = "focus:\n  - text: abc\n    refs: [r1, ' r22 ']\n    id: ' i '\n  - d\nactions: [ef]\n"
+    counted = len("t" + "o/r" + "a" + "deep" + "s" + "abc" + "r1" + "r22" + "i" + "d" + "ef")
+    fill = "x" * (MAX_REVIEW_CHARS - counted)
+    ok = f"title: t\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s{fill}\n{items}"
+    assert load(tmp_path, ok).problems == []
+    over = ok.replace("summary: s", "summary: ss")
+    assert only_problem(load(tmp_path, over, "over.yaml")) == (
+        1,
+        1,
+        f"review holds {MAX_REVIEW_CHARS + 1:,} characters of text, more than {MAX_REVIEW_CHARS:,}",
+    )

@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review
-from .text import clean, one_line, unsafe_name
+from .text import clean, needs_cleaning, one_line, unsafe_name
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -102,6 +102,7 @@ REVIEW_FIELDS = (
 PAGE_FIELDS = ("repo", "entries")
 ITEM_FIELDS = ("text", "refs", "id")
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_SCALAR, _SEQUENCE, _MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 _STR_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "bool", "int", "float", "timestamp", "null"))
 
 
@@ -414,6 +415,10 @@ class _Reader:
         self.lines = lines
         self.visited = 0
         self.chars = 0
+        self.item_chars = 0
+        # Text that is clean as written stays clean in YAML, but for escapes in
+        # double quotes ("\e[31m"): one search of the file spares most values theirs.
+        self.raw_text_clean = not needs_cleaning(lines.text)
 
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
@@ -500,63 +505,71 @@ class _Reader:
     ) -> None:
         values: dict[str, object] = {}
         failed = False
+        self.item_chars = 0
         for key, key_node, value in pairs:
+            read = _FIELDS.get(key)
             try:
-                if key not in REVIEW_FIELDS:
+                if read is None:
                     if key in PAGE_FIELDS:
                         raise _Invalid(key_node, "`entries` belongs at the top of a page, not in a review")
                     raise _Invalid(key_node, self.unknown(key, REVIEW_FIELDS))
-                values[key] = self.field(key, value)
+                values[key] = read(self, key, value)
             except _Invalid as exc:
                 self.problem(exc.node, exc.message)
                 failed = True
         if "repo" not in values and default_repo is not None:
             values["repo"] = default_repo
-        present = {key for key, _, _ in pairs} | set(values)
-        for required in ("title", "repo", "tags", "verdict", "summary"):
-            if required not in present:
-                self.problem(node, f"missing required field `{required}`")
-                failed = True
+        missing = [name for name in _REQUIRED if name not in values]
+        if missing:
+            present = {key for key, _, _ in pairs}  # a field that failed is not missing
+            for required in missing:
+                if required not in present:
+                    self.problem(node, f"missing required field `{required}`")
+                    failed = True
         if failed:
             return
-        size = _review_chars(values)
+        # Characters of text: the items' (counted as they were read) and the tags' and other fields'.
+        size = self.item_chars + sum(map(len, values["tags"]))  # type: ignore[call-overload]
+        for value in values.values():
+            if isinstance(value, str):
+                size += len(value)
         if size > MAX_REVIEW_CHARS:
             self.problem(node, f"review holds {size:,} characters of text, more than {MAX_REVIEW_CHARS:,}")
             return
         self.result.reviews.append(Review(location=self.where(node), **values))  # type: ignore[arg-type]
 
-    def field(self, key: str, node: yaml.Node) -> object:
-        if key in ("title", "summary"):
-            return self.text(node, key)
-        if key in ("verdict_note", "date"):
-            return self.text(node, key, allow_empty=True) or None
-        if key == "repo":
-            return self.repo(node)
-        if key == "pr":
-            return self.pr(node)
-        if key == "url":
-            url = self.text(node, key)
-            if not url.startswith(("https://", "http://")):
-                raise _Invalid(node, "`url` must start with https:// or http://")
-            return url
-        if key == "tags":
-            return self.tags(node)
-        if key == "verdict":
-            verdict = self.text(node, key)
-            if verdict not in VERDICTS:
-                raise _Invalid(node, f"`verdict` must be one of {', '.join(VERDICTS)}, not {verdict!r}")
-            return verdict
-        return self.items(key, node)
+    # -- fields, each read as `read(self, key, node)` (see `_FIELDS`) -----------
+
+    def required_text(self, key: str, node: yaml.Node) -> str:
+        return self.text(node, key)
+
+    def optional_text(self, key: str, node: yaml.Node) -> str | None:
+        return self.text(node, key, allow_empty=True) or None
+
+    def repo_field(self, key: str, node: yaml.Node) -> str:
+        return self.repo(node)
+
+    def url(self, key: str, node: yaml.Node) -> str:
+        url = self.text(node, key)
+        if not url.startswith(("https://", "http://")):
+            raise _Invalid(node, "`url` must start with https:// or http://")
+        return url
+
+    def verdict(self, key: str, node: yaml.Node) -> str:
+        verdict = self.text(node, key)
+        if verdict not in VERDICTS:
+            raise _Invalid(node, f"`verdict` must be one of {', '.join(VERDICTS)}, not {verdict!r}")
+        return verdict
 
     # -- node readers ---------------------------------------------------------
 
     def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]]:
-        if not isinstance(node, yaml.MappingNode):
+        if node.__class__ is not _MAPPING:
             raise _Invalid(node, f"expected {what} (a mapping), found {_kind(node)}")
         pairs: list[tuple[str, yaml.Node, yaml.Node]] = []
         seen: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _STR_TAGS:
+            if key_node.__class__ is not _SCALAR or key_node.tag not in _STR_TAGS:
                 raise _Invalid(key_node, f"keys must be plain names, found {_kind(key_node)}")
             key = key_node.value
             if key in seen:
@@ -567,20 +580,25 @@ class _Reader:
         return pairs
 
     def text(self, node: yaml.Node, name: str, allow_empty: bool = False) -> str:
-        if not isinstance(node, yaml.ScalarNode):
+        if node.__class__ is not _SCALAR:
             raise _Invalid(node, f"`{name}` must be text, found {_kind(node)}")
-        if node.tag not in _STR_TAGS:
-            raise _Invalid(node, f"`{name}`: YAML tag {node.tag} is not allowed")
-        if (
-            node.tag.endswith(":null")
-            and not node.style  # plain: None in PyYAML, "" in libyaml
-            and node.value in ("", "~", "null", "Null", "NULL")
-        ):
-            if allow_empty:
-                return ""
-            raise _Invalid(node, f"`{name}` is empty")
-        value = clean(node.value).strip("\n")
-        if not value.strip() and not allow_empty:
+        tag = node.tag
+        if tag != _STR:
+            if tag not in _STR_TAGS:
+                raise _Invalid(node, f"`{name}`: YAML tag {tag} is not allowed")
+            if (
+                tag == _NULL
+                and not node.style  # plain: None in PyYAML, "" in libyaml
+                and node.value in ("", "~", "null", "Null", "NULL")
+            ):
+                if allow_empty:
+                    return ""
+                raise _Invalid(node, f"`{name}` is empty")
+        value = node.value
+        if not self.raw_text_clean or node.style == '"':
+            value = clean(value)
+        value = value.strip("\n")
+        if not allow_empty and (not value or value.isspace()):
             raise _Invalid(node, f"`{name}` is empty")
         return value
 
@@ -590,9 +608,9 @@ class _Reader:
             raise _Invalid(node, f"`repo` must be owner/name, not {repo!r}")
         return repo
 
-    def pr(self, node: yaml.Node) -> int:
+    def pr(self, key: str, node: yaml.Node) -> int:
         if (
-            isinstance(node, yaml.ScalarNode)
+            node.__class__ is _SCALAR
             and not node.style  # plain: None in PyYAML, "" in libyaml
             and node.value.isascii()
             and node.value.isdigit()
@@ -602,10 +620,10 @@ class _Reader:
                 return number
         raise _Invalid(node, "`pr` must be a positive whole number")
 
-    def tags(self, node: yaml.Node) -> tuple[str, ...]:
-        if isinstance(node, yaml.ScalarNode) and node.tag in _STR_TAGS:
+    def tags(self, key: str, node: yaml.Node) -> tuple[str, ...]:
+        if node.__class__ is _SCALAR and node.tag in _STR_TAGS:
             raise _Invalid(node, "`tags` must be a list, e.g. [rocm, kernels]")
-        if not isinstance(node, yaml.SequenceNode):
+        if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`tags` must be a list, found {_kind(node)}")
         _at_most(node, MAX_TAGS, "`tags` has more than {} tags")
         tags: dict[str, None] = {}
@@ -617,17 +635,21 @@ class _Reader:
         return tuple(tags)
 
     def items(self, section: str, node: yaml.Node) -> tuple[Item, ...]:
-        if not isinstance(node, yaml.SequenceNode):
+        """A section's items; their characters are added to `item_chars`."""
+        if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`{section}` must be a list, found {_kind(node)}")
         _at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
+        chars = 0
         for child in node.value:
-            if isinstance(child, yaml.ScalarNode):
-                items.append(Item(section, self.text(child, section)))
+            if child.__class__ is _SCALAR:
+                text = self.text(child, section)
+                chars += len(text)
+                items.append(Item(section, text))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
-            text: str | None = None
+            text: str | None = None  # type: ignore[no-redef]
             refs: tuple[str, ...] = ()
             item_id: str | None = None
             for key, key_node, value in pairs:
@@ -647,18 +669,36 @@ class _Reader:
                     raise _Invalid(key_node, self.unknown(key, ITEM_FIELDS))
             if text is None:
                 raise _Invalid(child, f"a {section} item needs `text`")
+            chars += len(text) + sum(map(len, refs)) + len(item_id or "")
             items.append(Item(section, text, refs, item_id))
+        self.item_chars += chars
         return tuple(items)
 
     def refs(self, node: yaml.Node) -> tuple[str, ...]:
-        if not isinstance(node, yaml.SequenceNode):
+        if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`refs` must be a list, found {_kind(node)}")
         _at_most(node, MAX_REFS, "`refs` has more than {} refs")
-        return tuple(self.text(child, "refs").strip() for child in node.value)
+        return tuple([self.text(child, "refs").strip() for child in node.value])
 
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
         return f"unknown key `{clean(key)}` (expected one of: {', '.join(allowed)})"
+
+
+_FIELDS = {
+    "title": _Reader.required_text,
+    "summary": _Reader.required_text,
+    "verdict_note": _Reader.optional_text,
+    "date": _Reader.optional_text,
+    "repo": _Reader.repo_field,
+    "pr": _Reader.pr,
+    "url": _Reader.url,
+    "tags": _Reader.tags,
+    "verdict": _Reader.verdict,
+    **dict.fromkeys(SECTIONS, _Reader.items),
+}
+"""How each review field is read: `read(reader, key, node)`."""
+_REQUIRED = ("title", "repo", "tags", "verdict", "summary")
 
 
 _ALIAS = re.compile(r"(?<!\w)\*")
@@ -704,20 +744,6 @@ def _at_most(node: yaml.SequenceNode, limit: int, message: str) -> None:
     """A list longer than `limit` is a problem at its first extra entry."""
     if len(node.value) > limit:
         raise _Invalid(node.value[limit], message.format(f"{limit:,}"))
-
-
-def _review_chars(values: dict[str, object]) -> int:
-    total = 0
-    for value in values.values():
-        if isinstance(value, str):
-            total += len(value)
-        elif isinstance(value, tuple):
-            for part in value:
-                if isinstance(part, Item):
-                    total += len(part.text) + sum(map(len, part.refs)) + len(part.id or "")
-                else:
-                    total += len(part)
-    return total
 
 
 def _kind(node: yaml.Node) -> str:
