@@ -13,7 +13,7 @@ from pathlib import Path
 from textual._compositor import Compositor
 from textual.screen import Screen
 
-from tests.app_helpers import make_app
+from tests.app_helpers import make_app, screen_text
 from tui.model import ALL_TAG
 from tui.widgets.review_view import ReviewView
 
@@ -98,3 +98,24 @@ async def test_keys_never_repaint_the_whole_screen(tmp_path: Path) -> None:
             Compositor.render_full_update = original  # type: ignore[method-assign]
         assert app.current_tag != ALL_TAG  # the keys did what they do: j in the tag list chose a tag
         assert full == 0
+
+
+async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> None:
+    """The first frame used to show the tag list and review pane wrapped at width 1
+    (one character a line) or empty, until their Resize events came a frame later."""
+    app = make_app(tmp_path)
+    frames: list[str] = []
+    display = app._display
+
+    def recording(screen: object, renderable: object) -> None:
+        if renderable is not None and not frames:
+            frames.append(screen_text(app))
+        display(screen, renderable)  # type: ignore[arg-type]
+
+    app._display = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+    first = frames[0].splitlines()
+    title = app.library.reviews[0].title
+    assert any(line.startswith("│All") and "8/8" in line for line in first), first[:4]
+    assert sum(title[:10] in line for line in first) == 2, first  # in the list and the pane

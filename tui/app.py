@@ -235,7 +235,9 @@ class PrDigestApp(App[None]):
         self._refresh_all()
         self.query_one(ReviewList).focus()
         self._warn()
-        self.load_rest(misses)
+        # After the first frame: starting parse workers or the watcher (which
+        # imports anyio) before it would only delay what the reader sees.
+        self.call_after_refresh(self.load_rest, misses)
 
     @work(exclusive=True, group="load", exit_on_error=False)
     async def load_rest(self, misses: list[Path]) -> None:

@@ -82,10 +82,10 @@ class FittedList(OptionList):
         option = self.highlighted_option
         return option.id if option is not None else None
 
-    def refit(self, selected: str | None, fallback: int = 0) -> None:
-        """Rebuild every row at the current width, keeping `selected` highlighted
-        (or, when it is gone, the row at `fallback`)."""
-        self._fitted_width = self.row_width
+    def refit(self, selected: str | None, fallback: int = 0, *, width: int | None = None) -> None:
+        """Rebuild every row at the current width (or `width`), keeping `selected`
+        highlighted (or, when it is gone, the row at `fallback`)."""
+        self._fitted_width = self.row_width if width is None else width
         options = self.build_options(self._fitted_width)
         with self.prevent(OptionList.OptionHighlighted):
             if _same_shape(self.options, options):
@@ -104,6 +104,15 @@ class FittedList(OptionList):
                 self.highlighted = max(0, min(fallback, len(options) - 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        styles = self.styles
+        gutter = styles.scrollbar_size_vertical if styles.scrollbar_gutter == "stable" else 0
+        row_width = width - gutter - 1
+        if row_width > 0 and not self.size and self._fitted_width != row_width:
+            # The first layout measures us before any Resize: fit the rows to the
+            # width being laid out, or the first frame shows them one character a
+            # line. (`width` includes the scrollbar's room; with a stable gutter it
+            # is known now, otherwise on_resize refits if a scrollbar shows.)
+            self.refit(self._selected_id(), width=row_width)
         # Rich raises when asked to wrap at width 0; a squeezed list measures at 1.
         return super().get_content_height(container, viewport, max(1, width))
 

@@ -318,6 +318,13 @@ class ReviewView(ScrollView, can_focus=True):
 
     def _relayout(self) -> None:
         width = self.scrollable_content_region.width
+        if width <= 0 and not self.size:
+            # Not laid out yet (the first review is shown from on_mount): wrapping at
+            # width 0 would cost a pass and paint a frame one character wide.
+            # on_resize lays it out at the real width.
+            self._layout_width = -1
+            self._lines, self._item_rows, self.match_lines = [], {}, []
+            return
         self._layout_width = width
         self._styles: dict[Hashable, Style] = {}
         self._base = self.rich_style
@@ -370,6 +377,10 @@ class ReviewView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
+        if self._layout_width < 0 and width > 0:
+            # The first frame is drawn before the Resize event reaches us: lay out
+            # now so it shows the review rather than an empty pane.
+            self._relayout()
         row = scroll_y + y
         if row >= len(self._lines):
             return Strip.blank(width, self.rich_style)
