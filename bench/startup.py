@@ -501,10 +501,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         empty = tmp / "empty"
         empty.mkdir()
+        # As installed: pip writes bytecode for every module at install time, while
+        # an editable install with PYTHONDONTWRITEBYTECODE set (as in some sandboxes)
+        # would compile every tui module from source on every start (~45 ms here).
+        import compileall
+
+        import tui
+
+        compileall.compile_dir(Path(tui.__file__).parent, quiet=1)
         env = {
             k: v
             for k, v in os.environ.items()
-            if k not in ("COLUMNS", "LINES") and not k.startswith("TEXTUAL")
+            if k not in ("COLUMNS", "LINES", "PYTHONDONTWRITEBYTECODE") and not k.startswith("TEXTUAL")
         }
         env.update(
             TERM="xterm-256color",
