@@ -784,3 +784,18 @@ def test_text_per_review_counts_items_refs_and_ids(tmp_path: Path) -> None:
         1,
         f"review holds {MAX_REVIEW_CHARS + 1:,} characters of text, more than {MAX_REVIEW_CHARS:,}",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("---", (1, 4, "expected a review or a page with `entries:` (a mapping), found ''")),
+        (review("title: t") + "url:", (6, 5, "`url` is empty")),
+        (review("title: t") + "focus:\n  -", (7, 4, "`focus` is empty")),
+    ],
+)
+def test_an_empty_value_at_the_end_of_the_file_is_located_there(
+    tmp_path: Path, text: str, problem: tuple[int, int, str]
+) -> None:
+    # libyaml starts a line of its own at the end of the text; editors do not.
+    assert located(load(tmp_path, text)) == [problem]

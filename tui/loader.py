@@ -283,7 +283,6 @@ def _load(path: Path, result: FileResult) -> None:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_YAML_ONLY_BREAK = re.compile(r"[\x85\u2028\u2029]")
 
 
 class _Lines:
@@ -301,10 +300,15 @@ class _Lines:
 
     def of(self, mark: yaml.Mark) -> tuple[int, int]:
         """Line and column of a node's mark: libyaml's own when the text has none
-        of the line breaks only YAML counts, else recomputed from its index."""
+        of the line breaks only YAML counts, else recomputed from its index.
+
+        At the end of the text libyaml moves to a new line of its own, so a node
+        there (an empty value) is located from its index too.
+        """
         if self._marks_agree is None:
-            self._marks_agree = _YAML_ONLY_BREAK.search(self.text) is None
-        if self._marks_agree:
+            text = self.text
+            self._marks_agree = "\x85" not in text and "\u2028" not in text and "\u2029" not in text
+        if self._marks_agree and mark.index < len(self.text):
             return mark.line + 1, mark.column + 1
         return self.at(mark.index)
 
