@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
@@ -24,7 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, config, external, uistate, words
+from . import __version__, config, uistate, words
 from .cache import ParseCache, stamp
 from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
 from .filters import Filters, labels, select, tag_label
@@ -43,8 +44,6 @@ from .model import (
     compare,
 )
 from .screens.base import MainScreen
-from .screens.problems import ProblemsScreen
-from .screens.todo import TodoScreen
 from .search import SearchIndex
 from .state import ReadState
 from .undo import ReadUndo
@@ -55,7 +54,9 @@ from .widgets.review_view import ReviewView
 from .widgets.search_bar import SearchBar
 from .widgets.status_bar import StatusBar
 from .widgets.tag_list import TagCount, TagList
-from .widgets.todo_list import TodoList
+
+if TYPE_CHECKING:  # imported where used: start-up does not need them
+    from .widgets.todo_list import TodoList
 
 NARROW = 72
 """Below this many columns one pane is shown at a time."""
@@ -279,6 +280,10 @@ class PrDigestApp(App[None]):
 
     @classmethod
     def binding_owners(cls) -> tuple[type, ...]:
+        from .screens.problems import ProblemsScreen
+        from .screens.todo import TodoScreen
+        from .widgets.todo_list import TodoList
+
         return (cls, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
 
     @classmethod
@@ -311,8 +316,8 @@ class PrDigestApp(App[None]):
 
     def _apply_config(self) -> None:
         """Read the user's config; every problem in it is a warning, never fatal."""
-        if self.config_path is None:
-            return
+        if self.config_path is None or not os.path.lexists(self.config_path):
+            return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
         loaded = config.load(self.config_path, self.binding_ids())
         for warning in loaded.warnings:
             self.notify(warning, title=words.CONFIG, severity="warning", timeout=12, markup=False)
@@ -557,11 +562,15 @@ class PrDigestApp(App[None]):
         self._set_checked(message.review_key, message.item_key, message.checked)
 
     def on_todo_list_toggled(self, message: TodoList.Toggled) -> None:
+        from .screens.todo import TodoScreen
+
         self._set_checked(message.review_key, message.item_key, message.checked)
         if isinstance(self.screen, TodoScreen):
             self.screen.refresh_marks()
 
     def on_todo_list_go(self, message: TodoList.Go) -> None:
+        from .screens.todo import TodoScreen
+
         if isinstance(self.screen, TodoScreen):
             self.screen.dismiss()
         self.jump_to_review(message.review_key, focus=True)
@@ -838,6 +847,8 @@ class PrDigestApp(App[None]):
     # -- other programs ----------------------------------------------------------
 
     def action_open_pr(self) -> None:
+        from . import external
+
         review = self._current_review()
         url = review.link if review else None
         if not url:
@@ -851,6 +862,8 @@ class PrDigestApp(App[None]):
     def action_copy(self) -> None:
         """In the review pane: the code ref of the item under the cursor (again:
         its next ref). Elsewhere, or with no ref there: the PR URL."""
+        from . import external
+
         review = self._current_review()
         text = None
         view = self.query_one(ReviewView)
@@ -873,6 +886,8 @@ class PrDigestApp(App[None]):
     def action_edit(self) -> None:
         """The review's entry file in $VISUAL / $EDITOR, at its line; the app is
         suspended meanwhile, and hot reload picks up what was saved."""
+        from . import external
+
         review = self._current_review()
         if review is None:
             self.bell()
@@ -916,12 +931,16 @@ class PrDigestApp(App[None]):
     # -- screens -----------------------------------------------------------------
 
     def action_show_problems(self) -> None:
+        from .screens.problems import ProblemsScreen
+
         self.push_screen(ProblemsScreen(self.library.all_problems()))
 
     def action_show_todo(self) -> None:
         """Open actions and caveats of the reviews listed (the tag's, as filtered)."""
         labels_now = labels(self.filters)
         scope = " · ".join(labels_now) if labels_now else words.SCOPE_ALL
+        from .screens.todo import TodoScreen
+
         self.push_screen(TodoScreen(list(self.query_one(ReviewList).reviews), self._checked, scope))
 
     def action_toggle_keys(self) -> None:

@@ -4,14 +4,16 @@ first match, escape clears. It posts messages; the app searches."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Input, Label
 
 from .. import words
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
 
 
 class SearchBar(Horizontal):
@@ -32,13 +34,20 @@ class SearchBar(Horizontal):
     class Cancelled(Message):
         pass
 
-    def compose(self) -> ComposeResult:
-        yield Label("/", id="search-prompt", markup=False)
-        yield Input(placeholder=words.SEARCH_PLACEHOLDER, id="search-input")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._input: Input | None = None
 
     @property
     def input(self) -> Input:
-        return self.query_one(Input)
+        """The box, mounted the first time search opens: most sessions never
+        search, and an Input costs a few milliseconds of start-up to mount and style."""
+        if self._input is None:
+            from textual.widgets import Input, Label
+
+            self._input = Input(placeholder=words.SEARCH_PLACEHOLDER, id="search-input")
+            self.mount(Label("/", id="search-prompt", markup=False), self._input)
+        return self._input
 
     def open(self, query: str) -> None:
         self.display = True
