@@ -786,6 +786,17 @@ def test_text_per_review_counts_items_refs_and_ids(tmp_path: Path) -> None:
     )
 
 
+def test_a_file_within_the_limits_can_hold_refs(tmp_path: Path) -> None:
+    from tui.loader import _DEEPEST
+
+    assert _DEEPEST <= MAX_DEPTH
+    text = "repo: o/r\nentries:\n  - " + review("title: t", "focus: [{text: x, refs: [r]}]").replace(
+        "\n", "\n    "
+    )
+    [r] = load(tmp_path, text).reviews
+    assert r.focus[0].refs == ("r",)
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [

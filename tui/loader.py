@@ -419,6 +419,7 @@ class _Reader:
         self.lines = lines
         self.visited = 0
         self.chars = 0
+        self.seen = 0
         self.item_chars = 0
         # Text that is clean as written stays clean in YAML, but for escapes in
         # double quotes ("\e[31m"): one search of the file spares most values theirs.
@@ -433,9 +434,45 @@ class _Reader:
         self.result.problems.append(_problem(self.where(node), message))
 
     def read_root(self, root: yaml.Node) -> None:
-        try:
-            if not _within_limits(root, self.lines.text):
+        """Read the file's root node, within the limits on nodes, depth and text.
+
+        The limits are checked by `_count`, which visits every node (aliases
+        each time they are used) and locates the first that breaks one. A file
+        that may hold an alias is checked so before anything is read. Any other
+        is a tree (see `_can_read_first`) and is read at once, counting nodes as
+        it goes (`_saw`): a read without problems has then seen every node, none
+        deeper than `_DEEPEST`. Only a read with problems, or with too many
+        nodes, is checked by `_count` afterwards, and a limit's problem then
+        replaces what was read.
+        """
+        if not _can_read_first(self.lines.text):
+            try:
                 self._count(root, 0)
+            except _Invalid as exc:
+                self.problem(exc.node, exc.message)
+                return
+            self.read(root)
+            return
+        self.seen = 1
+        try:
+            self.read(root)
+        except _TooManyNodes:
+            pass
+        else:
+            if not self.result.problems:
+                return
+        try:
+            self._count(root, 0)
+        except _Invalid as exc:
+            self.result.reviews.clear()
+            self.result.problems.clear()
+            self.problem(exc.node, exc.message)
+            return
+        if self.seen > MAX_NODES:  # pragma: no cover - `_count` counts every node `_saw` does
+            raise RuntimeError("node count of the read and of the check disagree")
+
+    def read(self, root: yaml.Node) -> None:
+        try:
             pairs = self.mapping(root, "a review or a page with `entries:`")
         except _Invalid as exc:
             self.problem(exc.node, exc.message)
@@ -446,12 +483,17 @@ class _Reader:
         else:
             self.read_review(root, pairs, default_repo=None)
 
+    def _saw(self, nodes: int) -> None:
+        """Count nodes read; more than `MAX_NODES` stops the read."""
+        self.seen += nodes
+        if self.seen > MAX_NODES:
+            raise _TooManyNodes
+
     def _count(self, node: yaml.Node, depth: int) -> None:
         """Refuse alias bombs and absurd nesting before reading anything.
 
         Visits every node, aliases each time they are used, and stops at the
-        first that breaks a limit, to locate it. `_within_limits` spares most
-        files this walk.
+        first that breaks a limit, to locate it.
         """
         self.visited += 1
         if self.visited > MAX_NODES:
@@ -488,6 +530,7 @@ class _Reader:
         if not isinstance(entries, yaml.SequenceNode):
             self.problem(entries, "`entries` must be a list of reviews")
             return
+        self._saw(len(entries.value))
         if len(entries.value) > MAX_REVIEWS:
             self.problem(
                 entries.value[MAX_REVIEWS],
@@ -570,6 +613,7 @@ class _Reader:
     def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]]:
         if node.__class__ is not _MAPPING:
             raise _Invalid(node, f"expected {what} (a mapping), found {_kind(node)}")
+        self._saw(2 * len(node.value))
         pairs: list[tuple[str, yaml.Node, yaml.Node]] = []
         seen: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
@@ -629,6 +673,7 @@ class _Reader:
             raise _Invalid(node, "`tags` must be a list, e.g. [rocm, kernels]")
         if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`tags` must be a list, found {_kind(node)}")
+        self._saw(len(node.value))
         _at_most(node, MAX_TAGS, "`tags` has more than {} tags")
         tags: dict[str, None] = {}
         for child in node.value:
@@ -642,6 +687,7 @@ class _Reader:
         """A section's items; their characters are added to `item_chars`."""
         if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`{section}` must be a list, found {_kind(node)}")
+        self._saw(len(node.value))
         _at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
@@ -681,6 +727,7 @@ class _Reader:
     def refs(self, node: yaml.Node) -> tuple[str, ...]:
         if node.__class__ is not _SEQUENCE:
             raise _Invalid(node, f"`refs` must be a list, found {_kind(node)}")
+        self._saw(len(node.value))
         _at_most(node, MAX_REFS, "`refs` has more than {} refs")
         return tuple([self.text(child, "refs").strip() for child in node.value])
 
@@ -707,41 +754,21 @@ _REQUIRED = ("title", "repo", "tags", "verdict", "summary")
 
 _ALIAS = re.compile(r"(?<!\w)\*")
 """Where an alias may be: a `*` right after a letter, digit or `_` never starts one."""
+_DEEPEST = 6
+"""The depth of the deepest node in a file read without problems: a ref, in
+root → `entries` → review → section → item → `refs` → ref."""
 
 
-def _within_limits(root: yaml.Node, text: str) -> bool:
-    """True when `_Reader._count` would pass `root`; False when it may not.
+def _can_read_first(text: str) -> bool:
+    """True when the text cannot hold an alias and has no more than
+    `MAX_TEXT_CHARS` characters: its nodes are then a tree, read in time bounded
+    by the file's size, and its scalars cannot hold more text than the file (no
+    scalar is longer than the text it is written as)."""
+    return len(text) <= MAX_TEXT_CHARS and ("*" not in text or _ALIAS.search(text) is None)
 
-    Cheap for a file without aliases, which is then a tree: nodes and depth are
-    counted a level at a time, only lists and mappings visited, and its scalars
-    cannot hold more text than the file (no scalar is longer than the text it
-    is written as). A file that may hold an alias gets False, and the full walk.
-    """
-    if len(text) > MAX_TEXT_CHARS or ("*" in text and _ALIAS.search(text)):
-        return False
-    scalar, mapping = yaml.ScalarNode, yaml.MappingNode
-    nodes, depth = 1, 0
-    level = [] if root.__class__ is scalar else [root]
-    while level:
-        depth += 1
-        before = nodes
-        below: list[yaml.Node] = []
-        for node in level:
-            children = node.value
-            if node.__class__ is mapping:
-                nodes += 2 * len(children)
-                for key, value in children:
-                    if value.__class__ is not scalar:
-                        below.append(value)
-                    if key.__class__ is not scalar:
-                        below.append(key)
-            else:
-                nodes += len(children)
-                below += [n for n in children if n.__class__ is not scalar]
-        if nodes > MAX_NODES or (depth > MAX_DEPTH and nodes > before):
-            return False
-        level = below
-    return True
+
+class _TooManyNodes(Exception):
+    """A read counted more than `MAX_NODES` nodes."""
 
 
 def _at_most(node: yaml.SequenceNode, limit: int, message: str) -> None:
