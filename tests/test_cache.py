@@ -158,3 +158,30 @@ async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert app.query_one(ReviewView).review.key == reviews.reviews[2].key
+
+
+def test_a_worker_packs_what_the_loader_reads(tmp_path: Path) -> None:
+    """`parse_files` packs reviews without making `Review`s; unpacked, they are
+    what `load_file` makes, and the bodies are what `Review.blob` packs."""
+    from tui.cache import decode_entry, parse_files
+    from tui.loader import load_file
+    from tui.locations import bundled_entries
+
+    full = (
+        "title: All the fields\nrepo: o/r\npr: 7\nurl: https://example.com/7\ndate: 2026-01-01\n"
+        "tags: [a, b]\nverdict: quick\nverdict_note: why\nsummary: |-\n  two\n  lines\n"
+        "focus:\n  - plain\n  - text: with refs\n    refs: [x.py, ' y ']\n    id: f1\n"
+        "read_order: [r]\nactions: []\ncaveats:\n  - text: only text\n"
+    )
+    (tmp_path / "full.yaml").write_text(full, encoding="utf-8")
+    (tmp_path / "bare.yaml").write_text(review_yaml("bare"), encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text(
+        review_yaml("b") + "tags: [again]\nverdict: nope\n", encoding="utf-8"
+    )
+    paths = [*sorted(tmp_path.glob("*.yaml")), bundled_entries() / "vllm-tag-view.yaml"]
+    for (name, _, reviews, problems), path in zip(parse_files([str(p) for p in paths]), paths, strict=True):
+        loaded = load_file(path)
+        update = decode_entry(Path(name), reviews, problems)
+        assert update.reviews == loaded.reviews and update.problems == loaded.problems
+        assert [marshal.loads(r[-1]) for r in reviews] == [marshal.loads(r.blob) for r in loaded.reviews]
+    assert len(update.reviews) > 1

@@ -16,6 +16,7 @@ import contextlib
 import marshal
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .atomic import write_atomic
 from .model import FileUpdate, Location, Problem, Review
@@ -137,22 +138,40 @@ class ParseCache:
         self.dirty = False
 
 
+def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
+    """A review as cached, made from the loader's fields with items as tuples:
+    what `_review` makes of the `Review` (its blob as `Review.blob` packs it)
+    without making the `Review` and its `Item`s first."""
+    get = fields.get
+    body = (
+        fields["summary"], get("url"), get("date"), get("verdict_note"),
+        get("focus", ()), get("read_order", ()), get("actions", ()), get("caveats", ()),
+    )  # fmt: skip
+    return (
+        fields["title"], fields["repo"], fields["verdict"], fields["tags"],
+        line, column, get("pr"), marshal.dumps(body),
+    )  # fmt: skip
+
+
+def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -> tuple:
+    return (section, text, refs, item_id)
+
+
 def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]]:
     """Parse files into cache entries (plain tuples), for a worker process.
 
     Returns what `ParseCache.put_raw` takes, so nothing is encoded twice and the
     data crosses the process boundary as plain tuples and strings.
     """
-    from .loader import load_file
+    from .loader import load_file_with
 
     out = []
     for name in paths:
         path = Path(name)
         before = stamp(path)
-        result = load_file(path)
-        reviews = tuple(map(_review, result.reviews))
+        result = load_file_with(path, _packed, _item)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
-        out.append((name, before, reviews, problems))
+        out.append((name, before, tuple(result.reviews), problems))
     return out
 
 

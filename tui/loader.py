@@ -14,9 +14,10 @@ import bisect
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -237,9 +238,25 @@ def _problem(location: Location, message: str) -> Problem:
 def load_file(path: Path) -> FileResult:
     """Reviews and located problems of one file. Never raises: whatever is wrong
     with the file, or with this reader, becomes a problem."""
+
+    def review(fields: dict[str, Any], line: int, column: int) -> Review:
+        return Review(location=Location(path, line, column), **fields)
+
+    return load_file_with(path, review, Item)
+
+
+def load_file_with(
+    path: Path,
+    build_review: Callable[[dict[str, Any], int, int], Any],
+    build_item: Callable[[str, str, tuple[str, ...], str | None], Any],
+) -> FileResult:
+    """`load_file`, each review made by `build_review(fields, line, column)`
+    (`fields` as `Review` takes them) and each item by `build_item(section,
+    text, refs, id)`. For a parse worker, which packs reviews for the cache
+    and has no use for the objects."""
     result = FileResult(path)
     try:
-        _load(path, result)
+        _load(path, result, build_review, build_item)
     except Exception as exc:  # a bug here must not take the other files down with it
         result.reviews.clear()
         message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
@@ -247,7 +264,7 @@ def load_file(path: Path) -> FileResult:
     return result
 
 
-def _load(path: Path, result: FileResult) -> None:
+def _load(path: Path, result: FileResult, build_review: Callable, build_item: Callable) -> None:
     def problem(line: int, column: int, message: str) -> None:
         result.problems.append(_problem(Location(path, line, column), message))
 
@@ -279,7 +296,7 @@ def _load(path: Path, result: FileResult) -> None:
     if root is None:
         problem(1, 1, "empty file: expected a review or a list under `entries:`")
         return
-    _Reader(path, result, lines).read_root(root)
+    _Reader(path, result, lines, build_review, build_item).read_root(root)
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -413,10 +430,19 @@ def _read_text(path: Path) -> str:
 class _Reader:
     """Walks one file's node tree, collecting reviews and problems."""
 
-    def __init__(self, path: Path, result: FileResult, lines: _Lines) -> None:
+    def __init__(
+        self,
+        path: Path,
+        result: FileResult,
+        lines: _Lines,
+        build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
+        build_item: Callable[[str, str, tuple[str, ...], str | None], Any] = Item,
+    ) -> None:
         self.path = path
         self.result = result
         self.lines = lines
+        self.build_review = build_review or self.review
+        self.build_item = build_item
         self.visited = 0
         self.chars = 0
         self.seen = 0
@@ -583,7 +609,10 @@ class _Reader:
         if size > MAX_REVIEW_CHARS:
             self.problem(node, f"review holds {size:,} characters of text, more than {MAX_REVIEW_CHARS:,}")
             return
-        self.result.reviews.append(Review(location=self.where(node), **values))  # type: ignore[arg-type]
+        self.result.reviews.append(self.build_review(values, *self.lines.of(node.start_mark)))
+
+    def review(self, fields: dict[str, Any], line: int, column: int) -> Review:
+        return Review(location=Location(self.path, line, column), **fields)
 
     # -- fields, each read as `read(self, key, node)` (see `_FIELDS`) -----------
 
@@ -696,7 +725,7 @@ class _Reader:
             if child.__class__ is _SCALAR:
                 text = self.text(child, section)
                 chars += len(text)
-                items.append(Item(section, text))
+                items.append(self.build_item(section, text, (), None))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
             text: str | None = None  # type: ignore[no-redef]
@@ -720,7 +749,7 @@ class _Reader:
             if text is None:
                 raise _Invalid(child, f"a {section} item needs `text`")
             chars += len(text) + sum(map(len, refs)) + len(item_id or "")
-            items.append(Item(section, text, refs, item_id))
+            items.append(self.build_item(section, text, refs, item_id))
         self.item_chars += chars
         return tuple(items)
 
