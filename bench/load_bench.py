@@ -19,8 +19,8 @@ median of the runs is shown with its ratio to libyaml load:
   call until every file is delivered: worker start-up (Python + imports), the
   marshal hand-over and the decoding in this (the UI) process included.
 
-The one-process cases run with the garbage collector off, as the parse workers
-and `first_load` do; the 2-worker case leaves it on in the parent, as the app does.
+The garbage collector is off in every case, as in the parse workers and
+`first_load`.
 """
 
 from __future__ import annotations
@@ -60,8 +60,7 @@ def _child(case: str, corpus: Path) -> float:
     from tui.loading import parse_in_background
 
     files = _files(corpus)
-    if case != "workers":
-        gc.disable()
+    gc.disable()
     started = time.perf_counter()
     if case == "read":
         for path in files:
