@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import marshal
 import os
 import subprocess
@@ -121,6 +122,27 @@ async def test_the_app_uses_the_cache_and_saves_it(tmp_path: Path) -> None:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.05)
     assert ParseCache(cache_file, version_key=app.cache.version_key).load()
+
+
+async def test_the_collector_is_back_on_once_files_are_loaded(tmp_path: Path) -> None:
+    """`prdigest-tui` starts with the garbage collector off (tui.cli.run); the app
+    turns it on, with what was loaded frozen, when the background load ends."""
+    folder = corpus(tmp_path, 40)  # more files than are parsed before the first paint
+    app = PrDigestApp([folder], tmp_path / "state.json", cache_path=tmp_path / "c.bin", watch=False)
+    gc.disable()
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            deadline = time.monotonic() + 30
+            while not gc.isenabled():
+                assert time.monotonic() < deadline, "the collector stayed off"
+                await asyncio.sleep(0.05)
+            assert app.loading is None
+            assert len(app.library.reviews) == 40
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> None:

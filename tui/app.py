@@ -243,19 +243,23 @@ class PrDigestApp(App[None]):
     @work(exclusive=True, group="load", exit_on_error=False)
     async def load_rest(self, misses: list[Path]) -> None:
         """Parse what the cache did not have, then start watching for changes."""
-        if misses:
-            self.loading = (0, len(misses))
-            self._refresh_status()
-
-            def progress(done: int, total: int) -> None:
-                self.loading = (done, total)
+        try:
+            if misses:
+                self.loading = (0, len(misses))
                 self._refresh_status()
 
-            await parse_in_background(misses, self.cache, self._deliver, progress)
-            self.loading = None
-            self._refresh_status()
-        # Loaded reviews live until quit: keep the collector from walking them again and again.
-        gc.freeze()
+                def progress(done: int, total: int) -> None:
+                    self.loading = (done, total)
+                    self._refresh_status()
+
+                await parse_in_background(misses, self.cache, self._deliver, progress)
+                self.loading = None
+                self._refresh_status()
+        finally:
+            # Loaded reviews live until quit: keep the collector from walking them
+            # again and again; and turn it on (`tui.cli.run` starts with it off).
+            gc.freeze()
+            gc.enable()
         self._save_cache()
         if self.watching:
             self.watch_entries()
