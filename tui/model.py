@@ -93,6 +93,14 @@ BODY: tuple[str, ...] = (
 """The fields a list row does not need; a cached review keeps them packed until read."""
 
 
+def review_key(repo: str, pr: int | None, title: str) -> str:
+    """Stable key for read state: repo#pr, else repo and title. Kept on the review
+    (`Review.key`): indexing, counting and drawing ask for it tens of thousands of times."""
+    if pr is not None:
+        return f"{repo}#{pr}"
+    return f"{repo}:{title}"
+
+
 class Review:
     """One review. The fields a list needs (title, repo, verdict, tags, pr,
     location) are plain attributes; the body (summary, items, ...) may be a
@@ -103,7 +111,7 @@ class Review:
     Treated as immutable.
     """
 
-    __slots__ = ("_blob", "_body", "location", "pr", "repo", "tags", "title", "verdict")
+    __slots__ = ("_blob", "_body", "key", "location", "pr", "repo", "tags", "title", "verdict")
 
     def __init__(
         self,
@@ -124,6 +132,7 @@ class Review:
     ) -> None:
         self.title, self.repo, self.verdict, self.tags = title, repo, verdict, tags
         self.location, self.pr = location, pr
+        self.key = review_key(repo, pr, title)
         self._body: tuple | None = (summary, url, date, verdict_note, focus, read_order, actions, caveats)
         self._blob: bytes | None = None
 
@@ -142,6 +151,7 @@ class Review:
         review = cls.__new__(cls)
         review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
         review.location, review.pr = location, pr
+        review.key = review_key(repo, pr, title)
         review._body, review._blob = None, blob
         return review
 
@@ -180,13 +190,6 @@ class Review:
 
     def __repr__(self) -> str:
         return f"Review(title={self.title!r}, repo={self.repo!r}, pr={self.pr!r}, location={self.location})"
-
-    @property
-    def key(self) -> str:
-        """Stable key for read state: repo#pr, else repo and title."""
-        if self.pr is not None:
-            return f"{self.repo}#{self.pr}"
-        return f"{self.repo}:{self.title}"
 
     @property
     def link(self) -> str | None:
@@ -335,6 +338,7 @@ class Library:
     by_key: dict[str, Review] = field(default_factory=dict)
     tags: dict[str, list[Review]] = field(default_factory=dict)
     duplicates: list[Problem] = field(default_factory=list)
+    repos: list[str] = field(default_factory=list)  # every repo reviewed, sorted
 
     @classmethod
     def build(
@@ -402,7 +406,8 @@ class Library:
                 by_key[review.key] = review
                 ordered.append(review)
         # Stable sort: deep-read first, file order within a verdict.
-        ordered.sort(key=lambda r: verdict_rank(r.verdict))
+        rank = {verdict: verdict_rank(verdict) for verdict in {r.verdict for r in ordered}}
+        ordered.sort(key=lambda r: rank[r.verdict])
         tags: dict[str, list[Review]] = {}
         for review in ordered:
             for tag in review.tags:
@@ -410,6 +415,7 @@ class Library:
         self.reviews = ordered
         self.by_key = by_key
         self.duplicates = duplicates
+        self.repos = sorted({r.repo for r in ordered})
         self.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
     def all_problems(self) -> list[Problem]:
@@ -421,7 +427,3 @@ class Library:
         if tag in (ALL_TAG, UNREAD_TAG):
             return self.reviews
         return self.tags.get(tag, [])
-
-    @property
-    def repos(self) -> list[str]:
-        return sorted({r.repo for r in self.reviews})
