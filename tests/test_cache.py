@@ -207,3 +207,74 @@ def test_a_worker_packs_what_the_loader_reads(tmp_path: Path) -> None:
         assert update.reviews == loaded.reviews and update.problems == loaded.problems
         assert [marshal.loads(r[-1]) for r in reviews] == [marshal.loads(r.blob) for r in loaded.reviews]
     assert len(update.reviews) > 1
+
+
+def _files_of_many_sizes(tmp_path: Path) -> list[Path]:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    paths = []
+    for n in range(60):
+        focus = "\n  - ".join(f"point {k}" for k in range(1 + (n % 7) * 40))
+        path = folder / f"r{n:03}.yaml"
+        path.write_text(review_yaml(f"review {n}", focus), encoding="utf-8")
+        paths.append(path)
+    (folder / "r999.yaml").write_text("title: [broken\n", encoding="utf-8")
+    return [*paths, folder / "r999.yaml"]
+
+
+_ONE_TASK = """
+import marshal, sys
+from tui.cache import parse_files
+head = sys.stdin.buffer.read(8)
+task = marshal.loads(sys.stdin.buffer.read(int.from_bytes(head, "little")))
+"""
+
+
+@pytest.mark.parametrize(
+    "worker",
+    [
+        None,
+        "import sys; sys.exit(3)",
+        _ONE_TASK + "data = marshal.dumps(parse_files(task))\n"
+        "sys.stdout.buffer.write(len(data).to_bytes(8, 'little') + data)\n",
+        _ONE_TASK + "sys.stdout.buffer.write((16).to_bytes(8, 'little') + b'nonsense' * 2)\n",
+    ],
+    ids=["workers", "dies-at-once", "dies-after-one-task", "writes-nonsense"],
+)
+def test_workers_parse_every_file_once_whatever_they_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: str | None
+) -> None:
+    from tui.loader import load_file
+    from tui.loading import PROCESS_THRESHOLD
+
+    if worker is not None:
+        monkeypatch.setattr("tui.loading.WORKER", (sys.executable, "-c", worker))
+    paths = _files_of_many_sizes(tmp_path)
+    assert len(paths) >= PROCESS_THRESHOLD
+    delivered: dict[Path, object] = {}
+
+    def deliver(batch: dict) -> None:
+        assert not delivered.keys() & batch.keys(), "a file was delivered twice"
+        delivered.update(batch)
+
+    asyncio.run(parse_in_background(paths, cache := ParseCache(tmp_path / "cache.bin"), deliver, workers=2))
+    cache.save()
+    assert (saved := ParseCache(tmp_path / "cache.bin")).load()
+    assert sorted(delivered) == sorted(paths)
+    for path in paths:
+        loaded = load_file(path)
+        assert delivered[path].reviews == loaded.reviews  # type: ignore[attr-defined]
+        assert delivered[path].problems == loaded.problems  # type: ignore[attr-defined]
+        assert saved.get(path, (path.stat().st_size, path.stat().st_mtime_ns)) == delivered[path]
+
+
+def test_workers_get_the_largest_files_first_and_smaller_tasks_last(tmp_path: Path) -> None:
+    from tui.loading import CHUNK, _chunks
+
+    paths = _files_of_many_sizes(tmp_path)
+    chunks = _chunks([str(p) for p in paths], 2)
+    assert sorted(name for chunk in chunks for name in chunk) == sorted(map(str, paths))
+    sizes = [os.path.getsize(name) for chunk in chunks for name in chunk]
+    assert sizes == sorted(sizes, reverse=True)
+    assert all(1 <= len(chunk) <= CHUNK for chunk in chunks)
+    assert len(chunks[-1]) < len(chunks[len(chunks) // 2])

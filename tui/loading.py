@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import gc
 import marshal
+import os
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +26,15 @@ from .model import FileUpdate, Problem
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
 CHUNK = 24
-"""Files per task sent to a worker."""
+"""Files per task sent to a worker (or to the thread), at most."""
+CHUNK_BYTES = 512 * 1024
+"""Bytes of files per task sent to a worker, about (a big file is a task of its own)."""
+MIN_CHUNK_BYTES = 64 * 1024
+"""Tasks get smaller towards the end, down to about this many bytes."""
+IN_FLIGHT = 2
+"""Tasks sent to a worker ahead of its answers."""
+WORKER = (sys.executable, "-m", "tui.parse_worker")
+"""The command of a worker process."""
 SYNC_FILES = 24
 """Files parsed before the first paint, so a small digest opens complete and a
 big one opens with reviews on screen while the rest loads."""
@@ -97,41 +107,83 @@ async def parse_in_background(
             deliver(batch)
             batch, last = {}, time.monotonic()
 
-    names = [str(path) for path in misses]
     if len(misses) < PROCESS_THRESHOLD or workers < 2:
+        names = [str(path) for path in misses]
         for start in range(0, len(names), CHUNK):
             receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK]))
     else:
-        shares = [names[n::workers] for n in range(workers)]
-        await asyncio.gather(*(_run_worker(share, receive) for share in shares))
+        chunks = _chunks([str(path) for path in misses], workers)
+        await asyncio.gather(*(_run_worker(chunks, receive) for _ in range(workers)))
     if batch:
         deliver(batch)
 
 
-async def _run_worker(names: list[str], receive: Callable[[list], None]) -> None:
+def _chunks(names: list[str], workers: int) -> deque[list[str]]:
+    """Tasks for the workers: the largest files first, so that no big one is
+    left for the end, in chunks of about `CHUNK_BYTES` (at most `CHUNK`
+    files), smaller towards the end, so that the workers finish together."""
+    sized = sorted(((_size(name), name) for name in names), reverse=True)
+    left = sum(size for size, _ in sized)
+    chunks: deque[list[str]] = deque()
+    chunk: list[str] = []
+    chunk_bytes = 0
+    for size, name in sized:
+        chunk.append(name)
+        chunk_bytes += size
+        if len(chunk) == CHUNK or chunk_bytes >= max(
+            MIN_CHUNK_BYTES, min(CHUNK_BYTES, left // (4 * workers))
+        ):
+            chunks.append(chunk)
+            left -= chunk_bytes
+            chunk, chunk_bytes = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except (OSError, ValueError):
+        return 0
+
+
+async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None]) -> None:
+    """Feed one worker process chunks from the queue the workers share, until
+    it is empty: a worker that is quicker, or less interrupted, takes more.
+    `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
+    If the worker dies, its chunks and the ones it would have taken are parsed
+    here, in a thread."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui.parse_worker",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        *WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
     )  # fmt: skip
     assert process.stdin is not None and process.stdout is not None
+    sent: deque[list[str]] = deque()
     try:
-        process.stdin.write(marshal.dumps(names))
-        await process.stdin.drain()
-        process.stdin.close()
-        received = 0
-        while received < len(names):
+        while True:
             try:
+                while chunks and len(sent) < IN_FLIGHT:
+                    sent.append(chunks.popleft())
+                    data = marshal.dumps(sent[-1])
+                    process.stdin.write(len(data).to_bytes(8, "little") + data)
+                if chunks:
+                    await process.stdin.drain()
+                elif not process.stdin.is_closing():
+                    process.stdin.close()  # the worker exits once it has answered what it has
+                if not sent:
+                    break
                 size = int.from_bytes(await process.stdout.readexactly(8), "little")
                 entries = marshal.loads(await process.stdout.readexactly(size))
-            except asyncio.IncompleteReadError:
-                break
-            received += len(entries)
+                if not isinstance(entries, list) or len(entries) != len(sent[0]):
+                    raise ValueError("not an answer to the task")
+            except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
+                break  # the worker died, or wrote nonsense
+            sent.popleft()
             receive(entries)
-        if received < len(names):
-            # The worker died: parse what it did not, here.
-            rest = names[received:]
-            for start in range(0, len(rest), CHUNK):
-                receive(await asyncio.to_thread(parse_files, rest[start : start + CHUNK]))
+        # Parse here what the worker did not: its chunks, then the queue's.
+        while sent or chunks:
+            chunk = sent.popleft() if sent else chunks.popleft()
+            receive(await asyncio.to_thread(parse_files, chunk))
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
