@@ -136,6 +136,7 @@ class ReviewList(ScrollView, can_focus=True):
         self.terms: tuple[str, ...] = ()
         self._index: dict[str, int] = {}
         self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
+        self._styles: dict[str, Style] = {}  # component styles, until the styles change
 
     # -- data in -----------------------------------------------------------------
 
@@ -192,7 +193,10 @@ class ReviewList(ScrollView, can_focus=True):
     # -- drawing -----------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"review-list--{name}")
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(f"review-list--{name}")
+        return style
 
     def _row_strips(self, index: int, width: int) -> tuple[_Drawn, _Drawn]:
         cached = self._cache.get(index)
@@ -271,6 +275,7 @@ class ReviewList(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._styles.clear()
 
     def on_focus(self) -> None:
         self.refresh()
