@@ -3,12 +3,14 @@
     python bench/reload_latency.py [--edits 40] [--sizes 10 10000]
 
 For each corpus size (generated with make_corpus.py into a temporary folder),
-the app runs in-process with Pilot at 120x40 and the real watcher. The review
+the app runs in-process with Pilot at 120x40 and the real watcher. Edits start
+once every file is loaded and the watcher runs (`wait_loaded`). The review
 shown is the first one listed; each edit rewrites its file (temp file + rename,
 like an editor) with a new marker in the review's first focus item, and the
 clock stops when the review pane's rendered lines contain the marker. Prints
 p50/p95/max per size and the ratio of the large corpus to the small one.
-Not a test: timings never decide pass or fail.
+Not a test: timings never decide pass or fail. bench/startup.py runs `measure`
+for its own report.
 """
 
 from __future__ import annotations
@@ -39,14 +41,30 @@ def shown(view: ReviewView, marker: str) -> bool:
     return any(marker in view.render_line(y).text for y in range(view.size.height))
 
 
+def loaded(app: PrDigestApp) -> bool:
+    """Every file is in and the watcher runs: `load_rest` (worker group "load")
+    parses what the first frame did not have, then starts `watch_entries`
+    ("watch"). `app.loading` alone is None both before it starts and after."""
+    running = {worker.group for worker in app.workers if not worker.is_finished}
+    return app.loading is None and "load" not in running and "watch" in running
+
+
+async def wait_loaded(app: PrDigestApp, timeout: float = 120.0) -> None:
+    """Wait until `loaded(app)`: before that, batches of a big corpus still
+    arrive (and would land in any timing), and nothing watches the files yet."""
+    assert app.watching, "wait_loaded needs the watcher on"
+    deadline = time.monotonic() + timeout
+    while not loaded(app):
+        assert time.monotonic() < deadline, "never finished loading"
+        await asyncio.sleep(0.05)
+
+
 async def measure(corpus: Path, tmp: Path, edits: int) -> list[float]:
+    """Seconds from each edit (after a first, untimed one) to the screen showing it."""
     app = PrDigestApp([corpus], tmp / "state.json", cache_path=tmp / "cache.bin")
     latencies: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
-        deadline = time.monotonic() + 120
-        while app.loading is not None or not app.library.reviews:
-            assert time.monotonic() < deadline, "never finished loading"
-            await asyncio.sleep(0.05)
+        await wait_loaded(app)
         await pilot.pause()
         view = app.query_one(ReviewView)
         review = view.review
