@@ -118,3 +118,41 @@ async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> 
     title = app.library.reviews[0].title
     assert any(line.startswith("│All") and "8/8" in line for line in first), first[:4]
     assert sum(title[:10] in line for line in first) == 2, first  # in the list and the pane
+
+
+async def test_a_theme_change_recolours_the_cached_rows_and_lines(tmp_path: Path) -> None:
+    """The list and the pane keep their styles between frames (focus moves do not
+    re-wrap the review); a new theme must still reach every row and line."""
+    from tui.widgets.review_list import ReviewList
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        listing, view = app.query_one(ReviewList), app.query_one(ReviewView)
+
+        def title_style() -> object:
+            strip = listing.render_line(2)  # the second review's title line (not the cursor's)
+            return next(s.style for s in strip if app.library.reviews[1].title[:4] in s.text)
+
+        def pane_title_style() -> object:
+            return next(s.style for s in view.render_line(0) if s.text.strip())
+
+        before = (title_style(), pane_title_style())
+        relayouts = 0
+        relayout = view._relayout
+
+        def counting() -> None:
+            nonlocal relayouts
+            relayouts += 1
+            relayout()
+
+        view._relayout = counting  # type: ignore[method-assign]
+        await pilot.press("enter", "escape")  # focus moves into the pane and back
+        await pilot.pause()
+        assert relayouts == 0
+        app.theme = "nord"
+        await pilot.pause()
+        after = (title_style(), pane_title_style())
+        assert after[0] != before[0] and after[1] != before[1]
+        assert after[0] == listing.get_component_rich_style("review-list--title")
+        assert relayouts >= 1

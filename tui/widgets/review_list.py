@@ -198,6 +198,14 @@ class ReviewList(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_component_rich_style(f"review-list--{name}")
         return style
 
+    @property
+    def _base(self) -> Style:
+        """The widget's own style (`rich_style` walks every ancestor each time)."""
+        style = self._styles.get("")
+        if style is None:
+            style = self._styles[""] = self.rich_style
+        return style
+
     def _row_strips(self, index: int, width: int) -> tuple[_Drawn, _Drawn]:
         cached = self._cache.get(index)
         if cached is not None and cached[0].strip.cell_length == width:
@@ -206,13 +214,13 @@ class ReviewList(ScrollView, can_focus=True):
         row = self.describe(self.reviews[index])
         review = row.review
         match = self._style("match")
-        first = _Parts(match, self.rich_style)
+        first = _Parts(match, self._base)
         first.add("  " if row.read else "● ", self._style("mark"))
         title_style = self._style("title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
         verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
-        second = _Parts(match, self.rich_style)
+        second = _Parts(match, self._base)
         second.add("  ", None)
         second.add(verdict, self._style(f"verdict-{review.verdict}"))
         if row.total:
@@ -224,7 +232,7 @@ class ReviewList(ScrollView, can_focus=True):
             second.add(f"  ⚠ {words.STALE}", self._style("stale"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
-        drawn = (first.draw(width, self.rich_style), second.draw(width, self.rich_style))
+        drawn = (first.draw(width, self._base), second.draw(width, self._base))
         self._cache[index] = drawn
         return drawn
 
@@ -248,11 +256,11 @@ class ReviewList(ScrollView, can_focus=True):
         if not self.reviews:
             if row_y == 0 and self.empty:
                 return Strip([Segment(truncate(self.empty, width), self._style("empty"))]).adjust_cell_length(
-                    width, self.rich_style
+                    width, self._base
                 )
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base)
         if index >= len(self.reviews):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base)
         drawn = self._row_strips(index, width)[part]
         if index != self.highlighted:
             return drawn.strip
@@ -273,9 +281,16 @@ class ReviewList(ScrollView, can_focus=True):
         set_virtual_size(self, Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT))
 
     def notify_style_update(self) -> None:
+        """Drop the drawn rows only if a style they were drawn with changed: focus
+        coming and going restyles the list too (its border) on every enter and escape."""
         super().notify_style_update()
-        self._cache.clear()
-        self._styles.clear()
+        changed = any(
+            style != (self.rich_style if not name else self.get_component_rich_style(f"review-list--{name}"))
+            for name, style in self._styles.items()
+        )
+        if changed:
+            self._cache.clear()
+            self._styles.clear()
 
     def on_focus(self) -> None:
         self.refresh()

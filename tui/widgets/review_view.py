@@ -150,6 +150,8 @@ class ReviewView(ScrollView, can_focus=True):
         self.terms: tuple[str, ...] = ()
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
+        self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
+        self._base = Style()
 
     # -- data in ---------------------------------------------------------------
 
@@ -326,8 +328,8 @@ class ReviewView(ScrollView, can_focus=True):
             self._lines, self._item_rows, self.match_lines = [], {}, []
             return
         self._layout_width = width
-        self._styles: dict[Hashable, Style] = {}
-        self._base = self.rich_style
+        if not self._styles:
+            self._base = self.rich_style
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
@@ -368,9 +370,25 @@ class ReviewView(ScrollView, can_focus=True):
             self._relayout()
 
     def notify_style_update(self) -> None:
+        """Lay out again only if a style the lines were built with changed: focus
+        moving to or from the pane restyles it too (its border), and re-wrapping
+        the review then would be wasted work on every enter and escape."""
         super().notify_style_update()
+        if not self._styles_changed():
+            self.refresh()
+            return
+        self._styles = {}
         if self._layout_width >= 0:
             self._relayout()
+
+    def _styles_changed(self) -> bool:
+        if not self._styles or self.rich_style != self._base:
+            return True
+        return any(
+            self.get_component_rich_style(f"review-view--{name}") != style
+            for name, style in self._styles.items()
+            if isinstance(name, str)
+        )
 
     # -- drawing ---------------------------------------------------------------
 
@@ -383,7 +401,7 @@ class ReviewView(ScrollView, can_focus=True):
             self._relayout()
         row = scroll_y + y
         if row >= len(self._lines):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base)
         line = self._lines[row]
         segments = line.segments
         if line.item is not None and line.item == self.cursor and self.has_focus:
@@ -394,7 +412,7 @@ class ReviewView(ScrollView, can_focus=True):
             else:
                 cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
             used = sum(segment.cell_length for segment in segments)
-            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self.rich_style)
+            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self._base)
             segments = [
                 segment if n in line.matches else Segment(segment.text, (segment.style or Style()) + cursor)
                 for n, segment in enumerate([*segments, pad])
@@ -402,7 +420,7 @@ class ReviewView(ScrollView, can_focus=True):
         if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
             marker = Segment("›", self.get_component_rich_style("review-view--match-current"))
             segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
-        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.rich_style)
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self._base)
 
     def on_focus(self) -> None:
         self.refresh()
