@@ -163,13 +163,13 @@ def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]
     Returns what `ParseCache.put_raw` takes, so nothing is encoded twice and the
     data crosses the process boundary as plain tuples and strings.
     """
-    from .loader import load_file_with
+    from .loader import load_file
 
     out = []
     for name in paths:
         path = Path(name)
         before = stamp(path)
-        result = load_file_with(path, _packed, _item)
+        result = load_file(path, build_review=_packed, build_item=_item)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         out.append((name, before, tuple(result.reviews), problems))
     return out

@@ -235,25 +235,20 @@ def _problem(location: Location, message: str) -> Problem:
     return Problem(location, one_line(message))
 
 
-def load_file(path: Path) -> FileResult:
-    """Reviews and located problems of one file. Never raises: whatever is wrong
-    with the file, or with this reader, becomes a problem."""
-
-    def review(fields: dict[str, Any], line: int, column: int) -> Review:
-        return Review(location=Location(path, line, column), **fields)
-
-    return load_file_with(path, review, Item)
-
-
-def load_file_with(
+def load_file(
     path: Path,
-    build_review: Callable[[dict[str, Any], int, int], Any],
-    build_item: Callable[[str, str, tuple[str, ...], str | None], Any],
+    *,
+    build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
+    build_item: Callable[[str, str, tuple[str, ...], str | None], Any] = Item,
 ) -> FileResult:
-    """`load_file`, each review made by `build_review(fields, line, column)`
-    (`fields` as `Review` takes them) and each item by `build_item(section,
-    text, refs, id)`. For a parse worker, which packs reviews for the cache
-    and has no use for the objects."""
+    """Reviews and located problems of one file. Never raises: whatever is wrong
+    with the file, or with this reader, becomes a problem.
+
+    Reviews are `Review`s, or what `build_review(fields, line, column)` makes of
+    their fields (as `Review` takes them), and items `Item`s, or what
+    `build_item(section, text, refs, id)` makes: a parse worker packs reviews
+    for the cache and has no use for the objects.
+    """
     result = FileResult(path)
     try:
         _load(path, result, build_review, build_item)
@@ -264,7 +259,7 @@ def load_file_with(
     return result
 
 
-def _load(path: Path, result: FileResult, build_review: Callable, build_item: Callable) -> None:
+def _load(path: Path, result: FileResult, build_review: Callable | None, build_item: Callable) -> None:
     def problem(line: int, column: int, message: str) -> None:
         result.problems.append(_problem(Location(path, line, column), message))
 
