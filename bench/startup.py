@@ -1,31 +1,39 @@
-"""Start-up, memory and key-latency figures for prdigest-tui, next to a bare Textual app.
+"""Start-up, loading, memory, key and reload latency of prdigest-tui, next to a bare Textual app.
 
     python bench/startup.py            # full run: bundled 8, 1,000 and 10,000 reviews
     python bench/startup.py --quick    # 3 runs, bundled 8 and 1,000 only
     python bench/startup.py --runs 20 --keep
 
-What is measured (see bench/README.md for how to read it):
+What is measured (bench/README.md says how to read each figure):
 
-a. First paint in a real pseudo-terminal (120x40, TERM=xterm-256color): the
-   program is spawned under `pty.fork()`, its output is read, ANSI sequences
-   are stripped and the clock stops when the marker is on screen: for
-   prdigest-tui "<N> reviews ·" (status bar) and the start of the first title
-   in reading order; for the bare app "hello". Then `q` (ctrl+q for the bare
-   app) is sent and the time to exit is recorded; a program still running
-   after a timeout is killed. One cold run (page cache dropped when we are
-   allowed to) and R warm runs per program; median and p95 (nearest rank).
-b. libyaml alone: `yaml.load(..., Loader=yaml.CSafeLoader)` (and
-   `yaml.compose`, which is what tui.loader does) of every corpus file,
-   timed in a fresh process: the floor for loading. Beside it the app's own
-   `load_paths` and `Library.build`.
-c. Peak RSS (VmHWM from /proc/PID/status) of each program just before quitting.
-d. Key latency in-process with Textual's Pilot (`run_test(size=(120, 40))`):
-   j in the review list, switching tags (shift+tab, then j/k), opening a
-   review (enter) and going back (escape); wall time from the press until
-   `await pilot.press(...)` and `await pilot.pause()` return, and the process
-   CPU time spent meanwhile. The bare app pressing an unbound key gives the
-   Pilot floor (press + pause wait for idle in 20 ms steps).
+a. Under a real pseudo-terminal (120x40, TERM=xterm-256color) each program is
+   spawned with `pty.fork()`; its output is read as it comes, ANSI sequences
+   are stripped, and the clock (started before the fork) is read when markers
+   first appear in the stream. One run records both:
+   - first paint: for prdigest-tui the status bar's `N reviews · ` and a
+     review's verdict label `Deep read` (run with `--lang en`); a big corpus
+     paints its first part while the rest loads in the background;
+   - all loaded: the All tag's `N/N` and the status bar's `N reviews · ` with
+     every review of the corpus counted;
+   for the bare app (`bench/bare_app.py`) `hello` is its paint. Then the peak
+   RSS is read and `q` (ctrl+q for the bare app) sent.
+   prdigest-tui runs under three conditions: cold (page cache dropped, empty
+   parse cache), no parse cache (page cache warm, a fresh empty cache folder
+   each run) and warm (parse cache filled); the bare app cold and warm.
+b. libyaml alone: `yaml.load(text, Loader=yaml.CSafeLoader)` of every corpus
+   file in a fresh process, with the page cache warm and right after dropping
+   it: the floor for loading. Beside it `yaml.compose` (what tui.loader runs)
+   and the app's single-process `load_paths` and `Library.build`.
+c. Key latency in-process with Textual's Pilot (`run_test(size=(120, 40))`),
+   timed once the whole corpus is loaded: j/k in the review list, opening a
+   review (enter), checking an item (space), going back (escape), switching
+   tags; wall and CPU time per key, and the Pilot floor (the bare app pressing
+   an unbound key).
+d. One-file change: `bench/reload_latency.measure` (a file of the watched
+   corpus rewritten, timed until the review pane shows it) at the largest
+   corpus and at a copy of the bundled digest.
 
+It ends with a table of the targets, each computed from this run.
 Timings are measurements, never pass/fail tests.
 """
 
@@ -33,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import codecs
 import contextlib
 import datetime as dt
 import fcntl
@@ -52,6 +61,8 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -61,6 +72,11 @@ sys.path.insert(0, str(ROOT))
 COLUMNS, LINES = 120, 40
 PAINT_TIMEOUT = 120.0
 QUIT_TIMEOUT = 15.0
+SAMPLE_S = 0.05
+"""How often the parse workers' memory is sampled during a pty run."""
+KEYS_SETTLE_S = 1.0
+"""Pause between "everything loaded" and the first timed key: the parse-cache
+save thread and the watcher's start may still be running."""
 
 # CSI, OSC (to BEL or ST), DCS/SOS/PM/APC (to ST), then any other ESC sequence.
 ANSI = re.compile(
@@ -69,6 +85,22 @@ ANSI = re.compile(
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
     r"|\x1b[ -/]*[0-~]?"
 )
+# The same sequences, complete only: a chunk that ends inside one is held back.
+COMPLETE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"
+    r"|\x1b[ -/]*[0-OQ-WYZ\\`-~]"  # not the openers above: [ ] P X ^ _
+)
+
+Marker = str | re.Pattern[str]
+
+STATUS_COUNT = re.compile(r"\d[\d,]* reviews · ")
+"""The status bar's count, whatever it is (`words.STATUS_COUNTS` in English)."""
+PAINT_VERDICT = "Deep read"
+"""A review row's verdict label (`words.VERDICT_WORDS["deep"]` in English)."""
+PROGRESS = re.compile(r"loading [\d,]+/[\d,]+ files")
+"""The status bar while files load in the background (`words.STATUS_LOADING`)."""
 
 
 # -- small helpers -------------------------------------------------------------
@@ -139,24 +171,105 @@ def drop_caches() -> bool:
         return False
 
 
-# -- a. first paint in a pseudo-terminal -----------------------------------------
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
-def run_in_pty(
-    argv: list[str],
-    cwd: Path,
-    env: dict[str, str],
-    markers: list[str],
-    quit_key: bytes,
-    watch: tuple[str, ...] = (),
-) -> dict[str, object]:
-    """Spawn argv under a pty, wait for every marker on screen, quit it.
+# -- a. the screen under a pseudo-terminal ----------------------------------------
 
-    Returns seconds from spawn to first visible text and to the markers, peak
-    RSS in kB just before quitting, seconds from the quit key to exit, and
-    which of the `watch` strings had been drawn by the time of the markers.
+
+class Stream:
+    """A program's output with ANSI sequences stripped, and when markers first
+    appeared in it.
+
+    `checkpoints` and `watch` name groups of markers; a group is reached when
+    all of its markers have appeared (not necessarily in the same frame: each
+    is drawn once and stays). Stripping is incremental, so a run that draws
+    for seconds costs the reader little, and a sequence cut between two reads
+    is held back until its end arrives.
     """
-    started = time.perf_counter()
+
+    OVERLAP = 80
+    """Characters re-searched before new text, for a marker cut between reads."""
+
+    def __init__(self, checkpoints: dict[str, tuple[Marker, ...]], watch: dict[str, tuple[Marker, ...]]):
+        self.groups = {**checkpoints, **watch}
+        self.required = set(checkpoints)
+        self.found: dict[Marker, float] = {}
+        self.reached: dict[str, float] = {}
+        self.first_text: float | None = None
+        self.text = ""
+        self._pending = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("ignore")
+
+    @property
+    def done(self) -> bool:
+        return self.required <= set(self.reached)
+
+    def feed(self, chunk: bytes, now: float) -> None:
+        self._pending += self._decoder.decode(chunk)
+        cut = self._pending.rfind("\x1b")
+        if cut != -1 and not COMPLETE.match(self._pending, cut):
+            ready, self._pending = self._pending[:cut], self._pending[cut:]
+        else:
+            ready, self._pending = self._pending, ""
+        start = max(0, len(self.text) - self.OVERLAP)
+        self.text += ANSI.sub("", ready)
+        window = self.text[start:]
+        if self.first_text is None and window.strip():
+            self.first_text = now
+        for name, markers in self.groups.items():
+            if name in self.reached:
+                continue
+            for marker in markers:
+                if marker not in self.found and _contains(window, marker):
+                    self.found[marker] = now
+            if all(marker in self.found for marker in markers):
+                self.reached[name] = max(self.found[marker] for marker in markers)
+
+    def tail(self, chars: int = 600) -> str:
+        return self.text[-chars:]
+
+
+def _contains(text: str, marker: Marker) -> bool:
+    return marker in text if isinstance(marker, str) else marker.search(text) is not None
+
+
+def _status_kb(pid: int, field: str) -> int | None:
+    """A `/proc/PID/status` figure in kB (VmHWM = peak RSS), None once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _children(pid: int) -> list[int]:
+    """Child processes of `pid` (the parse workers), from every thread."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+@dataclass
+class PtyRun:
+    """One spawn: seconds from the fork to each checkpoint, and the rest."""
+
+    times: dict[str, float]
+    first_text: float | None
+    hwm_kb: int | None
+    workers_kb: int
+    quit: float | None
+    clean_exit: bool
+    watched: dict[str, bool] = field(default_factory=dict)
+
+
+def _spawn(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, int]:
     pid, fd = pty.fork()
     if pid == 0:  # child
         try:
@@ -165,129 +278,196 @@ def run_in_pty(
             os.execve(argv[0], argv, env)
         finally:
             os._exit(127)
-    raw = bytearray()
-    first_text: float | None = None
-    paint: float | None = None
-    hwm_kb: int | None = None
-    quit_s: float | None = None
-    seen: dict[str, bool] = {}
-    exited = False
-    status = 0
+    return pid, fd
+
+
+def _read(fd: int, timeout: float) -> bytes | None:
+    """What the program wrote within `timeout`: b"" at its end, None for nothing yet."""
+    ready, _, _ = select.select([fd], [], [], timeout)
+    if not ready:
+        return None
     try:
-        deadline = started + PAINT_TIMEOUT
-        while paint is None and time.perf_counter() < deadline:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if not ready:
-                if os.waitpid(pid, os.WNOHANG) != (0, 0):
-                    exited = True
-                    break
-                continue
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                break
-            now = time.perf_counter()
-            raw += chunk
-            screen = ANSI.sub("", raw.decode("utf-8", "ignore"))
-            if first_text is None and screen.strip():
-                first_text = now - started
-            if all(marker in screen for marker in markers):
-                paint = now - started
-                seen = {text: text in screen for text in watch}
-        if paint is not None:
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmHWM:"):
-                        hwm_kb = int(line.split()[1])
-            except OSError:
-                pass
-            sent = time.perf_counter()
-            os.write(fd, quit_key)
-            deadline = sent + QUIT_TIMEOUT
-            while time.perf_counter() < deadline:
-                done, status = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    exited = True
-                    quit_s = time.perf_counter() - sent
-                    break
-                ready, _, _ = select.select([fd], [], [], 0.01)
-                if ready:
-                    with contextlib.suppress(OSError):
-                        os.read(fd, 1 << 16)
-    finally:
-        if not exited:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-        os.close(fd)
-    if paint is None:
-        tail = ANSI.sub("", raw.decode("utf-8", "ignore"))[-600:]
-        raise RuntimeError(f"{argv}: markers {markers} not seen; screen tail: {tail!r}")
-    return {
-        "first_text": first_text,
-        "paint": paint,
-        "hwm_kb": hwm_kb,
-        "quit": quit_s,
-        "clean_exit": quit_s is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
-        "seen": seen,
-    }
+        return os.read(fd, 1 << 16)
+    except OSError:
+        return b""
 
 
-def pty_series(
-    label: str,
+def run_in_pty(
     argv: list[str],
     cwd: Path,
     env: dict[str, str],
-    markers: list[str],
+    checkpoints: dict[str, tuple[Marker, ...]],
     quit_key: bytes,
+    watch: dict[str, tuple[Marker, ...]] | None = None,
+    settle: Callable[[], bool] | None = None,
+) -> PtyRun:
+    """Spawn argv under a pty, wait for every checkpoint (then, if given, for
+    `settle()` to be true), read its peak RSS, quit it.
+
+    The parse workers' peak RSS is sampled while it runs: they exit once the
+    files are parsed, and their memory is not in the app's VmHWM.
+    """
+    watch = watch or {}
+    stream = Stream(checkpoints, watch)
+    workers: dict[int, int] = {}  # pid -> last VmHWM seen
+    started = time.perf_counter()
+    pid, fd = _spawn(argv, cwd, env)
+    exited, status, quit_s, hwm_kb = False, 0, None, None
+    try:
+        deadline, sampled = started + PAINT_TIMEOUT, 0.0
+        while not (stream.done and (settle is None or settle())) and time.perf_counter() < deadline:
+            chunk = _read(fd, SAMPLE_S)
+            now = time.perf_counter()
+            if chunk:
+                stream.feed(chunk, now - started)
+            elif chunk == b"":
+                break  # the pty closed: the program is gone (reaped below)
+            elif os.waitpid(pid, os.WNOHANG) != (0, 0):
+                exited = True
+                break
+            if now - sampled >= SAMPLE_S:
+                sampled = now
+                for child in _children(pid):
+                    workers[child] = _status_kb(child, "VmHWM") or workers.get(child, 0)
+        if stream.done:
+            hwm_kb = _status_kb(pid, "VmHWM")
+            quit_s, status = _quit(pid, fd, quit_key)
+            exited = quit_s is not None
+    finally:
+        if not exited:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        os.close(fd)
+    if not stream.done:
+        missing = sorted(stream.required - set(stream.reached))
+        raise RuntimeError(f"{argv}: {missing} never on screen; screen tail: {stream.tail()!r}")
+    return PtyRun(
+        times=dict(stream.reached),
+        first_text=stream.first_text,
+        hwm_kb=hwm_kb,
+        workers_kb=sum(workers.values()),
+        quit=quit_s,
+        clean_exit=quit_s is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+        watched={name: name in stream.reached for name in watch},
+    )
+
+
+def _quit(pid: int, fd: int, key: bytes) -> tuple[float | None, int]:
+    """Send the quit key; seconds until the process exited (None if it did not) and its status."""
+    sent = time.perf_counter()
+    os.write(fd, key)
+    while time.perf_counter() - sent < QUIT_TIMEOUT:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return time.perf_counter() - sent, status
+        if _read(fd, 0.01) == b"":
+            time.sleep(0.005)  # the pty is closed: the process is about to exit
+    return None, 0
+
+
+# -- a. the conditions ------------------------------------------------------------
+
+
+def app_checkpoints(count: int) -> dict[str, tuple[Marker, ...]]:
+    """prdigest-tui's two moments in one run (see the module docstring)."""
+    return {
+        "paint": (STATUS_COUNT, PAINT_VERDICT),
+        "loaded": (f"{count}/{count}", f"{count:,} reviews · "),
+    }
+
+
+def cache_filled(cache_home: Path) -> Callable[[], bool]:
+    """True once the app has written its parse cache under `cache_home`
+    (`tui.locations.cache_file` with XDG_CACHE_HOME there)."""
+    return lambda: any(cache_home.rglob("parse-cache.marshal"))
+
+
+def bare_series(tmp: Path, env: dict[str, str], runs: int, cold: bool) -> dict[str, object]:
+    """The bare app: one run after dropping the page cache, then `runs` warm."""
+    argv = [sys.executable, str(BENCH / "bare_app.py")]
+    checkpoints = {"paint": ("hello",)}
+    dropped = drop_caches() if cold else False
+    first = run_in_pty(argv, tmp / "empty", env, checkpoints, b"\x11")  # ctrl+q
+    warm = [run_in_pty(argv, tmp / "empty", env, checkpoints, b"\x11") for _ in range(runs)]
+    return {"cold": [first], "warm": warm, "dropped": dropped}
+
+
+def app_series(
+    name: str,
+    exe: str,
+    cli_paths: list[str],
+    count: int,
+    tmp: Path,
+    env: dict[str, str],
     runs: int,
     cold: bool,
-    watch: tuple[str, ...] = (),
 ) -> dict[str, object]:
-    """One cold run (page cache dropped when `cold`), then `runs` warm runs."""
+    """prdigest-tui under the three conditions: cold (page cache dropped, empty
+    parse cache), no parse cache (`runs` runs, each with a fresh empty cache
+    folder), warm (`runs` runs with the cache a priming run filled)."""
+    state = tmp / f"state-{name}.json"
+    argv = [exe, "--lang", "en", "--state", str(state), *cli_paths]
+    checkpoints = app_checkpoints(count)
+    watch = {"progress": (PROGRESS,)}
+
+    def run(home: str, settle: bool = False) -> PtyRun:
+        cache_home = tmp / "caches" / name / home
+        run_env = {**env, "XDG_CACHE_HOME": str(cache_home)}
+        until = cache_filled(cache_home) if settle else None
+        return run_in_pty(argv, tmp / "empty", run_env, checkpoints, b"q", watch, until)
+
     dropped = drop_caches() if cold else False
-    first = run_in_pty(argv, cwd, env, markers, quit_key, watch)
-    warm = [run_in_pty(argv, cwd, env, markers, quit_key, watch) for _ in range(runs)]
-    paints = [r["paint"] for r in warm]
-    result = {
-        "label": label,
-        "cold": first["paint"],
-        "cold_dropped": dropped,
-        "paint_median": median(paints),
-        "paint_p95": percentile(paints, 95),
-        "first_text_median": median([r["first_text"] for r in warm]),
-        "hwm_mb": median([r["hwm_kb"] for r in warm]) / 1024,
-        "quit_median": median([r["quit"] for r in warm if r["quit"] is not None] or [math.nan]),
-        "unclean": sum(not r["clean_exit"] for r in [first, *warm]),
-        "seen": {text: all(r["seen"][text] for r in [first, *warm]) for text in watch},
-        "runs": runs,
-    }
-    print(
-        f"  {label}: cold {result['cold']:.3f} s, warm median {result['paint_median']:.3f} s, "
-        f"p95 {result['paint_p95']:.3f} s, {result['hwm_mb']:.0f} MB",
-        file=sys.stderr,
-        flush=True,
-    )
-    return result
+    first = run("cold")
+    no_cache = [run(f"none-{n}") for n in range(runs)]
+    run("filled", settle=True)  # fills the cache: quits once it is written
+    warm = [run("filled") for _ in range(runs)]
+    state.unlink(missing_ok=True)
+    shutil.rmtree(tmp / "caches" / name, ignore_errors=True)
+    return {"cold": [first], "no_cache": no_cache, "warm": warm, "dropped": dropped}
+
+
+def summary(runs: list[PtyRun], moment: str) -> dict[str, float]:
+    values = [r.times[moment] for r in runs]
+    return {"median": median(values), "p95": percentile(values, 95), "n": len(values)}
 
 
 # -- b. loading, in a fresh process ----------------------------------------------
 
 
+def _corpus_files(corpus: Path) -> list[Path]:
+    return sorted(corpus.rglob("*.yaml"))
+
+
+def _libyaml_pass(files: list[Path]) -> float:
+    """Seconds to read and `yaml.load` every file with libyaml: the floor."""
+    import yaml
+
+    started = time.perf_counter()
+    for path in files:
+        yaml.load(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
+    return time.perf_counter() - started
+
+
+def worker_libyaml(corpus: Path) -> dict[str, float]:
+    """One libyaml pass in this fresh process; run right after dropping the
+    page cache it is the cold floor (the files are read from disk)."""
+    import yaml  # imported before the clock starts: only the parsing is timed
+
+    assert yaml.__with_libyaml__
+    return {"libyaml_load": _libyaml_pass(_corpus_files(corpus))}
+
+
 def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
+    """Warm page cache, best of `repeats`: reading, libyaml, the app's loader."""
     import yaml
 
     from tui.loader import load_paths
     from tui.model import Library
 
-    files = sorted(p for p in corpus.rglob("*.yaml"))
-    size = sum(p.stat().st_size for p in files)
+    files = _corpus_files(corpus)
 
-    def timed(fn) -> float:
+    def best(fn: Callable[[], object]) -> float:
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
@@ -295,24 +475,16 @@ def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
             times.append(time.perf_counter() - started)
         return min(times)
 
-    def read_all() -> None:
-        for path in files:
-            path.read_bytes()
-
-    def libyaml_load() -> None:
-        for path in files:
-            yaml.load(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
-
-    def libyaml_compose() -> None:
+    def compose() -> None:
         for path in files:
             yaml.compose(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
 
-    out = {
+    out: dict[str, float] = {
         "files": len(files),
-        "mb": size / 1e6,
-        "read": timed(read_all),
-        "libyaml_load": timed(libyaml_load),
-        "libyaml_compose": timed(libyaml_compose),
+        "mb": sum(p.stat().st_size for p in files) / 1e6,
+        "read": best(lambda: [path.read_bytes() for path in files]),
+        "libyaml_load": min(_libyaml_pass(files) for _ in range(repeats)),
+        "libyaml_compose": best(compose),
     }
     load_times, build_times = [], []
     for _ in range(repeats):
@@ -325,11 +497,12 @@ def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
     out["load_paths"] = min(load_times)
     out["library_build"] = min(build_times)
     out["reviews"] = len(library.reviews)
+    out["deep"] = sum(review.verdict == "deep" for review in library.reviews)
     out["problems"] = len(library.all_problems())
     return out
 
 
-# -- d. key latency with Pilot -------------------------------------------------
+# -- c. key latency with Pilot -------------------------------------------------
 
 
 def _bounce(start: int, count: int, presses: int) -> list[str]:
@@ -357,90 +530,116 @@ def _rows(widget) -> int:
     return len(widget.rows)
 
 
-async def _timed_press(pilot, key: str, wall: list[float], cpu: list[float]) -> None:
-    c0, t0 = time.process_time(), time.perf_counter()
-    await pilot.press(key)
-    await pilot.pause()
-    wall.append(time.perf_counter() - t0)
-    cpu.append(time.process_time() - c0)
+class Timings:
+    """Wall and CPU seconds per action, timed around Pilot presses."""
 
+    def __init__(self) -> None:
+        self.wall: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
 
-async def worker_keys(corpus: str, state: Path, list_presses: int, switches: int, opens: int) -> dict:
-    results: dict[str, dict] = {}
+    async def press(self, pilot, action: str, key: str) -> None:
+        """From before the key is sent until the app is idle again (Pilot waits
+        for idle in 20 ms steps, so the bare app's unbound key is the floor)."""
+        c0, t0 = time.process_time(), time.perf_counter()
+        await pilot.press(key)
+        await pilot.pause()
+        self.wall.setdefault(action, []).append(time.perf_counter() - t0)
+        self.cpu.setdefault(action, []).append(time.process_time() - c0)
 
-    def record(name: str, wall: list[float], cpu: list[float]) -> None:
-        results[name] = {
-            "n": len(wall),
-            "wall_p50": median(wall),
-            "wall_p95": percentile(wall, 95),
-            "wall_max": max(wall),
-            "cpu_p50": median(cpu),
-            "cpu_p95": percentile(cpu, 95),
+    def results(self) -> dict[str, dict[str, float]]:
+        return {
+            action: {
+                "n": len(wall),
+                "wall_p50": median(wall),
+                "wall_p95": percentile(wall, 95),
+                "wall_max": max(wall),
+                "cpu_p50": median(self.cpu[action]),
+                "cpu_p95": percentile(self.cpu[action], 95),
+            }
+            for action, wall in self.wall.items()
         }
 
-    if corpus == "bare":
-        from bare_app import BareApp
 
-        started = time.perf_counter()
-        async with BareApp().run_test(size=(COLUMNS, LINES)) as pilot:
-            await pilot.pause()
-            results["mount"] = {"wall": time.perf_counter() - started}
-            wall: list[float] = []
-            cpu: list[float] = []
-            for _ in range(list_presses):
-                await _timed_press(pilot, "j", wall, cpu)
-            record("floor", wall, cpu)
-        return results
+async def keys_bare(presses: int) -> dict:
+    from bare_app import BareApp
+
+    timings = Timings()
+    started = time.perf_counter()
+    async with BareApp().run_test(size=(COLUMNS, LINES)) as pilot:
+        await pilot.pause()
+        mount = time.perf_counter() - started
+        for _ in range(presses):
+            await timings.press(pilot, "floor", "j")
+    return {"mount": mount, **timings.results()}
+
+
+async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, opens: int) -> dict:
+    """Keys on prdigest-tui once every file is loaded: until then the batches
+    the background load delivers would be timed with whatever key is pressed."""
+    from reload_latency import wait_loaded
 
     from tui.app import PrDigestApp
-    from tui.locations import bundled_entries
     from tui.widgets.review_list import ReviewList
     from tui.widgets.tag_list import TagList
 
-    paths = [bundled_entries()] if corpus == "bundled" else [Path(corpus)]
-    app = PrDigestApp(paths, state)
+    app = PrDigestApp([Path(corpus)], state)
+    timings = Timings()
     started = time.perf_counter()
     async with app.run_test(size=(COLUMNS, LINES)) as pilot:
         await pilot.pause()
-        results["mount"] = {"wall": time.perf_counter() - started}
+        mount = time.perf_counter() - started
+        await wait_loaded(app)
+        loaded = time.perf_counter() - started
+        await asyncio.sleep(KEYS_SETTLE_S)
+        await pilot.pause()
         reviews = app.query_one(ReviewList)
         assert app.focused is reviews, f"review list not focused: {app.focused}"
 
-        wall, cpu = [], []
         for key in _bounce(reviews.highlighted or 0, _rows(reviews), list_presses):
-            await _timed_press(pilot, key, wall, cpu)
-        record("list_j", wall, cpu)
+            await timings.press(pilot, "list_j", key)
 
-        enter_wall: list[float] = []
-        enter_cpu: list[float] = []
-        back_wall: list[float] = []
-        back_cpu: list[float] = []
         for key in _bounce(reviews.highlighted or 0, _rows(reviews), opens):
-            await _timed_press(pilot, "enter", enter_wall, enter_cpu)
+            await timings.press(pilot, "open_enter", "enter")
             assert app.pane == "review", app.pane
-            await _timed_press(pilot, "escape", back_wall, back_cpu)
+            await timings.press(pilot, "check_space", "space")  # check the item under the cursor
+            await timings.press(pilot, "check_space", "space")  # and uncheck it
+            await timings.press(pilot, "back_escape", "escape")
             assert app.focused is reviews, app.focused
             await pilot.press(key)  # another review for the next open (not timed)
             await pilot.pause()
-        record("open_enter", enter_wall, enter_cpu)
-        record("back_escape", back_wall, back_cpu)
 
         await pilot.press("shift+tab")
         await pilot.pause()
         tags = app.query_one(TagList)
         assert app.focused is tags, f"tag list not focused: {app.focused}"
-        wall, cpu = [], []
         for key in _bounce(tags.highlighted or 0, _rows(tags), switches):
-            await _timed_press(pilot, key, wall, cpu)
-        record("tag_switch", wall, cpu)
-        results["rows"] = {"reviews": len(app.library.reviews), "tags": _rows(tags)}
-    return results
+            await timings.press(pilot, "tag_switch", key)
+        rows = {"reviews": len(app.library.reviews), "tags": _rows(tags)}
+    return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
+
+
+# -- d. one-file change -----------------------------------------------------------
+
+
+def worker_reload(corpus: Path, work: Path, edits: int) -> dict[str, float]:
+    """`bench/reload_latency.measure` in this fresh process: edits to one file
+    of the watched corpus, each timed until the review pane shows it."""
+    from reload_latency import measure
+
+    latencies = asyncio.run(measure(corpus, work, edits))
+    return {
+        "n": len(latencies),
+        "p50": median(latencies),
+        "p95": percentile(latencies, 95),
+        "max": max(latencies),
+    }
 
 
 # -- the run -----------------------------------------------------------------------
 
 
 def run_worker(args: list[str]) -> dict:
+    """Run this script's `args[0]` worker in a fresh process; its last stdout line is JSON."""
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), *args],
         check=True,
@@ -451,13 +650,165 @@ def run_worker(args: list[str]) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def first_title_and_count(paths: list[Path]) -> tuple[str, int]:
-    from tui.loader import load_paths
-    from tui.model import Library
+def worker_main(argv: list[str]) -> int | None:
+    """The fresh-process side of `run_worker`; None when argv is not a worker's."""
+    kind, rest = argv[0] if argv else "", argv[1:]
+    if kind == "_load":
+        result: dict = worker_load(Path(rest[0]), int(rest[1]))
+    elif kind == "_libyaml":
+        result = worker_libyaml(Path(rest[0]))
+    elif kind == "_keys" and rest[0] == "bare":
+        result = asyncio.run(keys_bare(int(rest[2])))
+    elif kind == "_keys":
+        corpus, state, presses, switches, opens = rest
+        result = asyncio.run(keys_app(corpus, Path(state), int(presses), int(switches), int(opens)))
+    elif kind == "_reload":
+        result = worker_reload(Path(rest[0]), Path(rest[1]), int(rest[2]))
+    else:
+        return None
+    print(json.dumps(result))
+    return 0
 
-    result = load_paths(paths)
-    library = Library.build(result.files, result.problems)
-    return library.reviews[0].title, len(library.reviews)
+
+def child_env(tmp: Path) -> dict[str, str]:
+    """The environment of every program measured: a known terminal, XDG
+    folders in the temp folder, and bytecode written (see `compile_tui`)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COLUMNS", "LINES", "PYTHONDONTWRITEBYTECODE") and not k.startswith("TEXTUAL")
+    }
+    env.update(
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        XDG_STATE_HOME=str(tmp / "state"),
+        XDG_CACHE_HOME=str(tmp / "cache"),
+        XDG_CONFIG_HOME=str(tmp / "config"),
+    )
+    return env
+
+
+def compile_tui() -> None:
+    """Measure as installed: pip writes bytecode for every module at install
+    time, while an editable install with PYTHONDONTWRITEBYTECODE set (as in
+    some sandboxes) would compile every tui module from source on every start
+    (~45 ms here)."""
+    import compileall
+
+    import tui
+
+    compileall.compile_dir(Path(tui.__file__).parent, quiet=1)
+
+
+def measure_loading(corpora: dict[str, Path], cold: bool) -> dict[str, dict]:
+    """Per corpus: the warm figures (best of 3), then libyaml cold, in fresh processes."""
+    loads = {}
+    for name, folder in corpora.items():
+        loads[name] = run_worker(["_load", str(folder), "3"])
+        dropped = drop_caches() if cold else False
+        loads[name]["libyaml_cold"] = run_worker(["_libyaml", str(folder)])["libyaml_load"]
+        loads[name]["libyaml_cold_dropped"] = dropped
+        if loads[name]["deep"] == 0 or loads[name]["problems"]:
+            raise RuntimeError(f"{folder}: no deep review to paint, or problems: {loads[name]}")
+        progress(
+            f"  {name}: {loads[name]['reviews']:,} reviews, libyaml {loads[name]['libyaml_load']:.3f} s warm, "
+            f"{loads[name]['libyaml_cold']:.3f} s cold"
+        )
+    return loads
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    code = worker_main(argv)
+    if code is not None:
+        return code
+
+    parser = argparse.ArgumentParser(description="Start-up, memory and key latency of prdigest-tui.")
+    parser.add_argument("--runs", type=int, default=10, help="warm runs per program (default 10)")
+    parser.add_argument("--quick", action="store_true", help="3 runs; bundled and 1,000 reviews only")
+    parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--no-drop-caches", action="store_true", help="cold = just the first run")
+    args = parser.parse_args(argv)
+    runs = 3 if args.quick and args.runs == 10 else args.runs
+    sizes = [1000] if args.quick else [1000, 10000]
+    edits = 6 if args.quick else 12
+    cold = not args.no_drop_caches
+
+    from make_corpus import generate
+
+    from tui.locations import bundled_entries
+
+    exe = shutil.which("prdigest-tui", path=str(Path(sys.executable).parent)) or shutil.which("prdigest-tui")
+    if exe is None:
+        parser.error("prdigest-tui is not installed next to this Python")
+
+    wall_start = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix="prdigest-bench-"))
+    try:
+        (tmp / "empty").mkdir()
+        compile_tui()
+        env = child_env(tmp)
+        # A copy of the bundled digest: the reload bench edits the corpus it watches.
+        bundled = tmp / "bundled"
+        shutil.copytree(bundled_entries(), bundled)
+        corpora: dict[str, Path] = {"bundled": bundled}
+        for size in sizes:
+            corpora[str(size)] = tmp / f"corpus-{size}"
+            progress(f"writing {size} reviews to {corpora[str(size)]}")
+            generate(corpora[str(size)], size, seed=args.seed)
+        big = str(sizes[-1])
+
+        info = machine()
+        progress(
+            f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+            f"Textual {info['textual']}; {runs} runs per condition"
+        )
+
+        progress("b. loading: libyaml floor and load_paths, fresh processes")
+        loads = measure_loading(corpora, cold)
+
+        progress("a. first paint, all loaded, peak RSS under a pty")
+        bare = bare_series(tmp, env, runs, cold)
+        progress(f"  bare: paint {summary(bare['warm'], 'paint')['median']:.3f} s warm")
+        screens: dict[str, dict] = {}
+        for name, folder in corpora.items():
+            # The bundled digest as a user gets it: no argument, from a folder without entries/.
+            cli_paths = [] if name == "bundled" else [str(folder)]
+            screens[name] = app_series(name, exe, cli_paths, loads[name]["reviews"], tmp, env, runs, cold)
+            progress(
+                f"  {name}: paint {summary(screens[name]['warm'], 'paint')['median']:.3f} s warm, "
+                f"loaded {summary(screens[name]['no_cache'], 'loaded')['median']:.3f} s without parse cache"
+            )
+
+        progress("c. key latency with Pilot")
+        keys: dict[str, dict] = {"bare": run_worker(["_keys", "bare", "-", "100", "0", "0"])}
+        for name in ("bundled", big):
+            keys[name] = run_worker(
+                ["_keys", str(corpora[name]), str(tmp / f"keys-{name}.json"), "100", "30", "30"]
+            )
+            progress(f"  {name}: done")
+
+        progress("d. one-file change, real watcher")
+        reloads: dict[str, dict] = {}
+        for name in ("bundled", big):
+            work = tmp / f"reload-{name}"
+            work.mkdir()
+            reloads[name] = run_worker(["_reload", str(corpora[name]), str(work), str(edits)])
+            progress(f"  {name}: p50 {reloads[name]['p50'] * 1000:.0f} ms")
+
+        report = Report(info, runs, cold, args.seed, bare, screens, loads, keys, reloads, big)
+        report.print()
+        print(f"\n(total bench time {time.perf_counter() - wall_start:.0f} s)")
+    finally:
+        if args.keep:
+            progress(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+# -- the report --------------------------------------------------------------------
 
 
 def fmt_s(value: float) -> str:
@@ -469,237 +820,309 @@ def fmt_ms(value: float) -> str:
 
 
 def fmt_x(value: float) -> str:
-    return f"{value:.1f}×" if value < 100 else f"{value:.0f}×"
+    return f"{value:.2f}×" if value < 10 else f"{value:.1f}×" if value < 100 else f"{value:.0f}×"
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["_load"]:
-        print(json.dumps(worker_load(Path(argv[1]), int(argv[2]))))
-        return 0
-    if argv[:1] == ["_keys"]:
-        _, corpus, state, presses, switches, opens = argv
-        result = asyncio.run(worker_keys(corpus, Path(state), int(presses), int(switches), int(opens)))
-        print(json.dumps(result))
-        return 0
+CONDITIONS = {
+    "cold": "cold (page cache dropped, no parse cache)",
+    "no_cache": "no parse cache (page cache warm)",
+    "warm": "warm (parse cache filled)",
+}
+BARE_CONDITIONS = {"cold": "cold (page cache dropped)", "warm": "warm"}
+SHORT = {"cold": "cold", "no_cache": "no parse cache", "warm": "warm"}
 
-    parser = argparse.ArgumentParser(description="Start-up, memory and key latency of prdigest-tui.")
-    parser.add_argument("--runs", type=int, default=10, help="warm runs per program (default 10)")
-    parser.add_argument("--quick", action="store_true", help="3 runs; bundled and 1,000 reviews only")
-    parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    parser.add_argument("--no-drop-caches", action="store_true", help="cold = just the first run")
-    args = parser.parse_args(argv)
-    runs = 3 if args.quick and args.runs == 10 else args.runs
-    sizes = [1000] if args.quick else [1000, 10000]
-    key_corpora = ["bundled", "1000"] if args.quick else ["bundled", "10000"]
+KEY_ACTIONS = {
+    "floor": "unbound key (floor)",
+    "list_j": "j/k in the review list",
+    "open_enter": "open a review (enter)",
+    "check_space": "check / uncheck an item (space)",
+    "back_escape": "back to the list (escape)",
+    "tag_switch": "switch tag (j/k in tags)",
+}
 
-    from make_corpus import generate
 
-    wall_start = time.perf_counter()
-    tmp = Path(tempfile.mkdtemp(prefix="prdigest-bench-"))
-    try:
-        empty = tmp / "empty"
-        empty.mkdir()
-        # As installed: pip writes bytecode for every module at install time, while
-        # an editable install with PYTHONDONTWRITEBYTECODE set (as in some sandboxes)
-        # would compile every tui module from source on every start (~45 ms here).
-        import compileall
+class Report:
+    """The markdown report: every table computed from one run's figures."""
 
-        import tui
+    def __init__(self, info, runs, cold, seed, bare, screens, loads, keys, reloads, big) -> None:
+        self.info, self.runs, self.cold, self.seed = info, runs, cold, seed
+        self.bare, self.screens, self.loads = bare, screens, loads
+        self.keys, self.reloads, self.big = keys, reloads, big
+        self.dropped = bare["dropped"] and all(s["dropped"] for s in screens.values())
+        self.bare_cold = bare["cold"][0].times["paint"]
+        self.bare_warm = summary(bare["warm"], "paint")["median"]
 
-        compileall.compile_dir(Path(tui.__file__).parent, quiet=1)
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("COLUMNS", "LINES", "PYTHONDONTWRITEBYTECODE") and not k.startswith("TEXTUAL")
-        }
-        env.update(
-            TERM="xterm-256color",
-            COLORTERM="truecolor",
-            XDG_STATE_HOME=str(tmp / "state"),
-            XDG_CACHE_HOME=str(tmp / "cache"),
-            XDG_CONFIG_HOME=str(tmp / "config"),
-        )
-        exe = shutil.which("prdigest-tui", path=str(Path(sys.executable).parent)) or shutil.which(
-            "prdigest-tui"
-        )
-        if exe is None:
-            parser.error("prdigest-tui is not installed next to this Python")
+    def reviews(self, name: str) -> str:
+        return f"{self.loads[name]['reviews']:,}"
 
-        from tui.locations import bundled_entries
+    def bare_for(self, condition: str) -> float:
+        """The bare app's paint a condition is compared with: cold with cold, the rest with warm."""
+        return self.bare_cold if condition == "cold" else self.bare_warm
 
-        corpora: list[tuple[str, list[Path], list[str]]] = [("bundled", [bundled_entries()], [])]
-        for size in sizes:
-            folder = tmp / f"corpus-{size}"
-            print(f"writing {size} reviews to {folder}", file=sys.stderr, flush=True)
-            generate(folder, size, seed=args.seed)
-            corpora.append((str(size), [folder], [str(folder)]))
+    def print(self) -> None:
+        self.header()
+        self.screen_table()
+        self.loading_table()
+        self.key_table()
+        self.reload_table()
+        self.targets_table()
 
-        cold = not args.no_drop_caches
-        info = machine()
+    def header(self) -> None:
+        info, runs = self.info, self.runs
+        today = dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+        print(f"## prdigest-tui start-up benchmark, {today}\n")
         print(
-            f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-            f"Textual {info['textual']}; {runs} warm runs each",
-            file=sys.stderr,
-            flush=True,
+            f"Machine: {info['cpu']}, {info['cores']} cores, {info['mem']}, Linux {info['kernel']}; "
+            f"Python {info['python']}, Textual {info['textual']}, PyYAML {info['pyyaml']}.  "
         )
-
-        paint: dict[str, dict] = {}
-        print("a/c. first paint and peak RSS under a pty", file=sys.stderr, flush=True)
-        paint["bare"] = pty_series(
-            "bare",
-            [sys.executable, str(BENCH / "bare_app.py")],
-            empty,
-            env,
-            ["hello"],
-            b"\x11",  # ctrl+q
-            runs,
-            cold,
-        )
-        meta: dict[str, dict] = {}
-        for name, paths, cli_paths in corpora:
-            title, count = first_title_and_count(paths)
-            meta[name] = {"reviews": count, "title": title}
-            # The start of the first title, drawn whole (a frame laid out at
-            # width 1 has it one character a line), and the All tag's count.
-            # The status bar's "N reviews ·" is watched, not required: a long
-            # repo list pushes it off the one-line bar.
-            markers = [title[:10], f"{count}/{count}"]
-            state = tmp / f"state-{name}.json"
-            paint[name] = pty_series(
-                name,
-                [exe, "--state", str(state), *cli_paths],
-                empty,
-                env,
-                markers,
-                b"q",
-                runs,
-                cold,
-                watch=(f"{count:,} reviews ·",),
-            )
-            paint[name]["status_counts"] = paint[name]["seen"][f"{count:,} reviews ·"]
-            state.unlink(missing_ok=True)
-
-        print("b. libyaml floor and load_paths (fresh process, best of 3)", file=sys.stderr, flush=True)
-        loads = {
-            name: run_worker(["_load", cli_paths[0], "3"]) for name, _, cli_paths in corpora if cli_paths
-        }
-        bundled_load = run_worker(["_load", str(bundled_entries()), "3"])
-
-        print("d. key latency with Pilot", file=sys.stderr, flush=True)
-        keys: dict[str, dict] = {"bare": run_worker(["_keys", "bare", str(tmp / "s.json"), "100", "0", "0"])}
-        for name in key_corpora:
-            target = "bundled" if name == "bundled" else str(tmp / f"corpus-{name}")
-            state = tmp / f"keys-{name}.json"
-            keys[name] = run_worker(["_keys", target, str(state), "100", "30", "30"])
-            print(f"  {name}: done", file=sys.stderr, flush=True)
-
-        report(info, runs, cold, paint, meta, loads, bundled_load, keys, args.seed)
-        print(f"\n(total bench time {time.perf_counter() - wall_start:.0f} s)")
-    finally:
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return 0
-
-
-def report(info, runs, cold, paint, meta, loads, bundled_load, keys, seed) -> None:
-    bare = paint["bare"]
-    dropped = all(p["cold_dropped"] for p in paint.values())
-    today = dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    print(f"## prdigest-tui start-up benchmark, {today}\n")
-    print(
-        f"Machine: {info['cpu']}, {info['cores']} cores, {info['mem']}, Linux {info['kernel']}; "
-        f"Python {info['python']}, Textual {info['textual']}, PyYAML {info['pyyaml']}.  "
-    )
-    print(f"Code measured: {info['tree']}.  ")
-    if cold and dropped:
-        print("Cold = first run after `sync; echo 3 > /proc/sys/vm/drop_caches` (page cache dropped).  ")
-    else:
-        print("Cold = first run of the program (page cache could not be dropped).  ")
-    print(
-        f"Warm = {runs} runs after it; median and p95 (nearest rank: with {runs} runs, p95 is the "
-        f"{'slowest' if runs < 20 else f'{math.ceil(0.95 * runs)}th fastest'}).  "
-        f"Corpora from `bench/make_corpus.py --seed {seed}`, 10 reviews a file.\n"
-    )
-
-    print("### First paint in a pseudo-terminal (120×40, xterm-256color)\n")
-    print(
-        "| program | reviews | cold (s) | warm median (s) | warm p95 (s) | ÷ bare (warm) "
-        "| first text (s) | peak RSS (MB) | ÷ bare RSS | q → exit (s) | status bar shows `N reviews ·` |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    rows = [("bare Textual app (`bench/bare_app.py`)", "bare", "–")]
-    for name, m in meta.items():
-        label = "`prdigest-tui` (bundled digest)" if name == "bundled" else "`prdigest-tui DIR`"
-        rows.append((label, name, f"{m['reviews']:,}"))
-    for label, name, count in rows:
-        p = paint[name]
-        print(
-            f"| {label} | {count} | {fmt_s(p['cold'])} | {fmt_s(p['paint_median'])} | {fmt_s(p['paint_p95'])} "
-            f"| {fmt_x(p['paint_median'] / bare['paint_median'])} | {fmt_s(p['first_text_median'])} "
-            f"| {p['hwm_mb']:.0f} | {fmt_x(p['hwm_mb'] / bare['hwm_mb'])} | {fmt_s(p['quit_median'])} "
-            f"| {'–' if name == 'bare' else ('yes' if p['status_counts'] else '**no** (clipped)')} |"
-        )
-    unclean = {name: p["unclean"] for name, p in paint.items() if p["unclean"]}
-    if unclean:
-        print(f"\nRuns that did not exit cleanly after the quit key (killed or non-zero): {unclean}")
-
-    print("\n### Loading, timed in a fresh process (warm page cache, best of 3)\n")
-    print(
-        "| corpus | files | MB | read bytes (s) | libyaml load (s) | libyaml compose (s) "
-        "| `load_paths` (s) | `Library.build` (s) | load_paths ÷ libyaml load "
-        "| first paint cold ÷ libyaml | warm ÷ libyaml |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name, load in [("bundled", bundled_load), *loads.items()]:
-        p = paint[name]
-        floor = load["libyaml_load"]
-        print(
-            f"| {meta[name]['reviews']:,} reviews | {load['files']:,} | {load['mb']:.1f} | {fmt_s(load['read'])} "
-            f"| {fmt_s(floor)} | {fmt_s(load['libyaml_compose'])} | {fmt_s(load['load_paths'])} "
-            f"| {fmt_s(load['library_build'])} | {fmt_x(load['load_paths'] / floor)} "
-            + (
-                "| – | – |"  # a millisecond of YAML: start-up is all import and layout
-                if name == "bundled"
-                else f"| {fmt_x(p['cold'] / floor)} | {fmt_x(p['paint_median'] / floor)} |"
-            )
-        )
-
-    print(
-        "\n### Key latency with Pilot (`run_test(size=(120, 40))`), in ms\n\n"
-        "Wall = `await pilot.press(key)` + `await pilot.pause()`; both wait for idle in 20 ms steps, "
-        "so the bare app's unbound key is the floor. CPU = process time spent in that window.\n"
-    )
-    floor = keys["bare"]["floor"]["wall_p50"]
-    print(
-        "| corpus | action | presses | wall p50 | wall p95 | wall max | ÷ floor (p50) | CPU p50 | CPU p95 |"
-    )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    names = {
-        "floor": "unbound key (floor)",
-        "list_j": "j/k in the review list",
-        "open_enter": "open a review (enter)",
-        "back_escape": "back to the list (escape)",
-        "tag_switch": "switch tag (j/k in tags)",
-    }
-    for corpus, result in keys.items():
-        label = "bare app" if corpus == "bare" else f"{meta[corpus]['reviews']:,} reviews"
-        mount = result["mount"]["wall"]
-        print(
-            f"| {label} | `run_test` start → first pause | 1 | {fmt_ms(mount)} | | | {fmt_x(mount / floor)} | | |"
-        )
-        for action, name in names.items():
-            if action not in result:
-                continue
-            r = result[action]
+        print(f"Code measured: {info['tree']}.  ")
+        if self.cold and self.dropped:
             print(
-                f"| {label} | {name} | {r['n']} | {fmt_ms(r['wall_p50'])} | {fmt_ms(r['wall_p95'])} "
-                f"| {fmt_ms(r['wall_max'])} "
-                f"| {fmt_x(r['wall_p50'] / floor)} | {fmt_ms(r['cpu_p50'])} | {fmt_ms(r['cpu_p95'])} |"
+                "Cold = one run right after `sync; echo 3 > /proc/sys/vm/drop_caches` (page cache dropped).  "
             )
+        else:
+            print("Cold = the first run of the program (the page cache was **not** dropped).  ")
+        print(
+            f"Other conditions: {runs} runs each; median and p95 (nearest rank: with {runs} runs, p95 is the "
+            f"{'slowest' if runs < 20 else f'{math.ceil(0.95 * runs)}th fastest'}).  "
+            f"Corpora from `bench/make_corpus.py --seed {self.seed}`, 10 reviews a file.\n"
+        )
+
+    def screen_table(self) -> None:
+        print("### First paint and everything loaded, in a pseudo-terminal (120×40, xterm-256color)\n")
+        print(
+            "| program | reviews | condition | runs | first paint median (s) | p95 (s) | ÷ bare "
+            "| all loaded median (s) | p95 (s) | ÷ bare paint | first text (s) | peak RSS (MB) "
+            "| parse workers (MB) | progress shown | q → exit (s) |"
+        )
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+        for condition, text in BARE_CONDITIONS.items():
+            self.screen_row("bare Textual app", "–", condition, text, self.bare[condition], loads=False)
+        for name, series in self.screens.items():
+            label = "`prdigest-tui` (bundled digest)" if name == "bundled" else "`prdigest-tui DIR`"
+            for condition, text in CONDITIONS.items():
+                self.screen_row(label, self.reviews(name), condition, text, series[condition], loads=True)
+        unclean = {
+            f"{name} {condition}": sum(not r.clean_exit for r in runs)
+            for name, series in [("bare", self.bare), *self.screens.items()]
+            for condition, runs in series.items()
+            if isinstance(runs, list) and any(not r.clean_exit for r in runs)
+        }
+        print(
+            "\nFirst paint: prdigest-tui's status bar shows `N reviews · ` and a row `Deep read`; the bare "
+            "app shows `hello`. All loaded: the All tag shows `N/N` and the status bar `N reviews · ` "
+            "for the whole corpus. ÷ bare: over the bare app's cold paint for cold, its warm median "
+            "otherwise. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
+            "VmHWM summed, sampled every 50 ms (not in the app's figure). Progress shown: the status "
+            "bar's `loading n/N files…` was drawn in every run (none: in no run)."
+        )
+        if unclean:
+            print(f"\nRuns that did not exit cleanly after the quit key (killed or non-zero): {unclean}")
+
+    def screen_row(
+        self, label: str, count: str, condition: str, text: str, runs: list[PtyRun], loads: bool
+    ) -> None:
+        paint = summary(runs, "paint")
+        ratio = fmt_x(paint["median"] / self.bare_for(condition))
+        if loads:
+            loaded = summary(runs, "loaded")
+            loaded_cells = f"{fmt_s(loaded['median'])} | {fmt_s(loaded['p95'])} | {fmt_x(loaded['median'] / self.bare_for(condition))}"
+            shown = [r.watched["progress"] for r in runs]
+            progress_cell = (
+                "every run" if all(shown) else "none" if not any(shown) else f"{sum(shown)}/{len(shown)}"
+            )
+            workers = f"{median([r.workers_kb for r in runs]) / 1024:.0f}"
+        else:
+            loaded_cells, progress_cell, workers = "– | – | –", "–", "–"
+        quits = [r.quit for r in runs if r.quit is not None]
+        print(
+            f"| {label} | {count} | {text} | {paint['n']} "
+            f"| {fmt_s(paint['median'])} | {fmt_s(paint['p95'])} | {ratio} | {loaded_cells} "
+            f"| {fmt_s(median([r.first_text or math.nan for r in runs]))} "
+            f"| {median([r.hwm_kb or 0 for r in runs]) / 1024:.0f} | {workers} | {progress_cell} "
+            f"| {fmt_s(median(quits)) if quits else '–'} |"
+        )
+
+    def loading_table(self) -> None:
+        print("\n### Loading: libyaml alone, and the app's loader, each in a fresh process\n")
+        print(
+            "| corpus | files | MB | read bytes (s) | libyaml load, warm (s) | libyaml load, cold (s) "
+            "| libyaml compose (s) | `load_paths` (s) | `Library.build` (s) "
+            "| app all loaded, no parse cache ÷ libyaml warm | app all loaded cold ÷ libyaml cold |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for name, load in self.loads.items():
+            if name == "bundled":
+                ratios = "– | –"  # a millisecond of YAML: start-up is all imports and layout
+            else:
+                no_cache = summary(self.screens[name]["no_cache"], "loaded")["median"]
+                cold = self.screens[name]["cold"][0].times["loaded"]
+                ratios = f"{fmt_x(no_cache / load['libyaml_load'])} | {fmt_x(cold / load['libyaml_cold'])}"
+            print(
+                f"| {self.reviews(name)} reviews | {load['files']:,} | {load['mb']:.1f} | {fmt_s(load['read'])} "
+                f"| {fmt_s(load['libyaml_load'])} | {fmt_s(load['libyaml_cold'])} "
+                f"| {fmt_s(load['libyaml_compose'])} | {fmt_s(load['load_paths'])} "
+                f"| {fmt_s(load['library_build'])} | {ratios} |"
+            )
+        cold_note = (
+            "right after dropping the page cache"
+            if all(load["libyaml_cold_dropped"] for load in self.loads.values())
+            else "a first pass (the page cache was **not** dropped)"
+        )
+        print(
+            "\nlibyaml = read + `yaml.load(text, Loader=yaml.CSafeLoader)` of every file, one process: warm "
+            f"is the best of 3 with the page cache warm; cold is one pass {cold_note}. Only the parsing is "
+            "timed (Python and PyYAML are started first), while the app's *all loaded* is timed from "
+            "the spawn: it includes starting Python and Textual, and the app may parse on both cores. "
+            "compose, `load_paths` and `Library.build`: best of 3, warm."
+        )
+
+    def key_table(self) -> None:
+        print(
+            "\n### Key latency with Pilot (`run_test(size=(120, 40))`), in ms\n\n"
+            "Timed once every file is loaded and the watcher runs, then 1 s later. "
+            "Wall = `await pilot.press(key)` + `await pilot.pause()`; both wait for idle in 20 ms steps, "
+            "so the bare app's unbound key is the floor. CPU = process time spent in that window.\n"
+        )
+        floor = self.keys["bare"]["floor"]["wall_p50"]
+        print(
+            "| corpus | action | presses | wall p50 | wall p95 | wall max | ÷ floor (p50) | CPU p50 | CPU p95 |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for corpus, result in self.keys.items():
+            label = "bare app" if corpus == "bare" else f"{self.reviews(corpus)} reviews"
+            mount = result["mount"]
+            print(
+                f"| {label} | `run_test` start → first pause | 1 | {fmt_ms(mount)} | | | {fmt_x(mount / floor)} | | |"
+            )
+            if "loaded" in result:
+                loaded = result["loaded"]
+                print(
+                    f"| {label} | `run_test` start → all loaded | 1 | {fmt_ms(loaded)} | | | {fmt_x(loaded / floor)} | | |"
+                )
+            for action, name in KEY_ACTIONS.items():
+                if action in result:
+                    r = result[action]
+                    print(
+                        f"| {label} | {name} | {r['n']} | {fmt_ms(r['wall_p50'])} | {fmt_ms(r['wall_p95'])} "
+                        f"| {fmt_ms(r['wall_max'])} | {fmt_x(r['wall_p50'] / floor)} "
+                        f"| {fmt_ms(r['cpu_p50'])} | {fmt_ms(r['cpu_p95'])} |"
+                    )
+
+    def reload_table(self) -> None:
+        print(
+            "\n### One-file change, real watcher (`bench/reload_latency.py`), in ms\n\n"
+            "One file of the watched corpus rewritten (temp file + rename), timed until the review pane "
+            "shows the change; a first edit is not timed. Includes the watcher's debounce.\n"
+        )
+        print("| corpus | edits | p50 | p95 | max | p50 ÷ bundled | p95 ÷ bundled |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        base = self.reloads["bundled"]
+        for name, r in self.reloads.items():
+            print(
+                f"| {self.reviews(name)} reviews | {r['n']} | {fmt_ms(r['p50'])} | {fmt_ms(r['p95'])} "
+                f"| {fmt_ms(r['max'])} | {fmt_x(r['p50'] / base['p50'])} | {fmt_x(r['p95'] / base['p95'])} |"
+            )
+
+    def targets(self) -> list[tuple[str, str, str, str, bool]]:
+        """(target, limit, measured, ratio, met) for each target, from this run."""
+        big, n = self.big, self.reviews(self.big)
+        rows = []
+        for name, limit in ((big, 1.5), ("bundled", 1.2)):
+            for condition in CONDITIONS:
+                paint = summary(self.screens[name][condition], "paint")["median"]
+                base = self.bare_for(condition)
+                rows.append(
+                    (
+                        f"first paint, {self.reviews(name)} reviews, {SHORT[condition]}",
+                        f"≤ {limit}× bare {'cold' if condition == 'cold' else 'warm'}",
+                        f"{fmt_s(paint)} s; bare {fmt_s(base)} s",
+                        fmt_x(paint / base),
+                        paint / base <= limit,
+                    )
+                )
+        loaded = summary(self.screens[big]["warm"], "loaded")["median"]
+        rows.append(
+            (
+                f"all loaded, {n} reviews, warm",
+                "≤ 2.0× bare paint (warm)",
+                f"{fmt_s(loaded)} s; bare {fmt_s(self.bare_warm)} s",
+                fmt_x(loaded / self.bare_warm),
+                loaded / self.bare_warm <= 2.0,
+            )
+        )
+        load = self.loads[big]
+        cold = self.screens[big]["cold"][0].times["loaded"]
+        no_cache = summary(self.screens[big]["no_cache"], "loaded")["median"]
+        for label, app_s, floor, which in (
+            ("cold (page cache dropped, no parse cache)", cold, load["libyaml_cold"], "cold"),
+            ("no parse cache, page cache warm", no_cache, load["libyaml_load"], "warm"),
+        ):
+            rows.append(
+                (
+                    f"all loaded, {n} reviews, {label}",
+                    f"≤ 1.0× libyaml alone ({which})",
+                    f"{fmt_s(app_s)} s; libyaml {fmt_s(floor)} s",
+                    fmt_x(app_s / floor),
+                    app_s <= floor,
+                )
+            )
+        keys = {a: r for a, r in self.keys[big].items() if a in KEY_ACTIONS}
+        floor = self.keys["bare"]["floor"]
+        worst_cpu = max(keys, key=lambda a: keys[a]["cpu_p95"])
+        worst_wall = max(keys, key=lambda a: keys[a]["wall_p95"])
+        extra = keys[worst_wall]["wall_p95"] - floor["wall_p50"]
+        rows.append(
+            (
+                f"key latency p95, {n} reviews (CPU, worst action: {KEY_ACTIONS[worst_cpu]})",
+                "≤ 30 ms",
+                f"{fmt_ms(keys[worst_cpu]['cpu_p95'])} ms",
+                "–",
+                keys[worst_cpu]["cpu_p95"] <= 0.030,
+            )
+        )
+        rows.append(
+            (
+                f"key latency p95, {n} reviews (wall − Pilot floor p50, worst action: {KEY_ACTIONS[worst_wall]})",
+                "≤ 30 ms",
+                f"{fmt_ms(keys[worst_wall]['wall_p95'])} − {fmt_ms(floor['wall_p50'])} = {fmt_ms(extra)} ms",
+                "–",
+                extra <= 0.030,
+            )
+        )
+        app_mb = max(median([r.hwm_kb or 0 for r in runs]) for runs in self._app_runs(big)) / 1024
+        workers_mb = max(median([r.workers_kb for r in runs]) for runs in self._app_runs(big)) / 1024
+        bare_mb = median([r.hwm_kb or 0 for r in self.bare["warm"]]) / 1024
+        for label, mb in (("the app process", app_mb), ("app + parse workers", app_mb + workers_mb)):
+            rows.append(
+                (
+                    f"peak RSS, {n} reviews, {label} (worst condition)",
+                    "≤ 300 MB",
+                    f"{mb:.0f} MB; bare {bare_mb:.0f} MB",
+                    f"{fmt_x(mb / bare_mb)} bare",
+                    mb <= 300,
+                )
+            )
+        return rows
+
+    def _app_runs(self, name: str) -> list[list[PtyRun]]:
+        return [self.screens[name][condition] for condition in CONDITIONS]
+
+    def targets_table(self) -> None:
+        print("\n### Targets, from this run\n")
+        if self.big != "10000":
+            print(
+                f"(A quick run: the 10,000-review targets are checked at {self.reviews(self.big)} reviews.)\n"
+            )
+        print("| target | limit | measured | ratio | met |")
+        print("|---|---|---|---:|---|")
+        for target, limit, measured, ratio, met in self.targets():
+            print(f"| {target} | {limit} | {measured} | {ratio} | {'yes' if met else '**no**'} |")
+        print(
+            "\nKey latency: Pilot's own wait for idle (the floor) is in every wall figure, so the target "
+            "is checked on CPU time and on wall time minus the floor. Peak RSS for app + parse workers "
+            "adds the workers' peaks to the app's: an upper bound, as they need not peak together."
+        )
 
 
 if __name__ == "__main__":
