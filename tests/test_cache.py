@@ -15,7 +15,7 @@ import pytest
 
 from tui.app import PrDigestApp
 from tui.cache import FORMAT, VERSION, ParseCache
-from tui.loading import first_load, parse_in_background
+from tui.loading import SYNC_FILES, first_load, first_part, from_cache, parse_in_background
 from tui.model import ALL_TAG
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
@@ -54,6 +54,26 @@ def test_warm_start_reads_the_cache_not_the_files(tmp_path: Path) -> None:
     assert later == [] and len(hits) == 30
     assert sorted(r.title for u in hits.values() for r in u.reviews)[:2] == ["review 0", "review 1"]
     assert hits[folder / "r005.yaml"].reviews[0].focus[0].text == "f1"  # the body unpacks
+
+
+def test_the_first_frame_gets_the_first_files_and_the_cache_the_rest_after(tmp_path: Path) -> None:
+    """A warm start decodes only what the first frame shows; the rest is answered
+    by the cache a frame later, and what changed meanwhile is left to parse."""
+    folder = corpus(tmp_path, SYNC_FILES + 10)
+    cache_file = tmp_path / "cache.bin"
+    cache = ParseCache(cache_file)
+    hits, later, _ = first_load([folder], cache)
+    asyncio.run(parse_in_background(later, cache, hits.update))
+    cache.save()
+    changed = folder / f"r{SYNC_FILES + 3:03}.yaml"
+    changed.write_text(review_yaml("changed"), encoding="utf-8")
+    warm = ParseCache(cache_file)
+    shown, rest, missing = first_part([folder], warm)
+    assert sorted(shown) == sorted(folder.iterdir())[:SYNC_FILES] and not missing
+    assert rest == sorted(folder.iterdir())[SYNC_FILES:]
+    cached, misses = from_cache(rest, warm)
+    assert misses == [changed] and len(cached) == 9
+    assert cached[folder / f"r{SYNC_FILES:03}.yaml"].reviews[0].title == f"review {SYNC_FILES}"
 
 
 def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from .cache import ParseCache, stamp
 from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
 from .filters import Filters, labels, select, tag_label
 from .loader import load_updates, plan_reload, split_roots
-from .loading import first_load, parse_in_background
+from .loading import first_part, from_cache, parse_in_background
 from .model import (
     ALL_TAG,
     SECTIONS,
@@ -225,7 +225,7 @@ class PrDigestApp(App[None]):
         }
         self._apply_remembered_theme()
         self.state.load()
-        hits, misses, missing = first_load(self.paths, self.cache)
+        hits, rest, missing = first_part(self.paths, self.cache)
         problems: dict[Path, list[Problem]] = {}
         for problem in missing:
             problems.setdefault(problem.location.path, []).append(problem)
@@ -238,12 +238,16 @@ class PrDigestApp(App[None]):
         self._warn()
         # After the first frame: starting parse workers or the watcher (which
         # imports anyio) before it would only delay what the reader sees.
-        self.call_after_refresh(self.load_rest, misses)
+        self.call_after_refresh(self.load_rest, rest)
 
     @work(exclusive=True, group="load", exit_on_error=False)
-    async def load_rest(self, misses: list[Path]) -> None:
-        """Parse what the cache did not have, then start watching for changes."""
+    async def load_rest(self, rest: list[Path]) -> None:
+        """The files the first frame did not show: those the cache has at once,
+        the others parsed in the background; then start watching for changes."""
         try:
+            cached, misses = from_cache(rest, self.cache)
+            if cached:
+                self._deliver(cached)
             if misses:
                 self.loading = (0, len(misses))
                 self._refresh_status()
