@@ -266,7 +266,9 @@ class PrDigestApp(App[None]):
             gc.enable()
         self._save_cache()
         if self.watching:
-            self.watch_entries()
+            # After the frame that shows what was just loaded: the watcher's first
+            # start imports watchfiles and anyio (~25 ms), which would delay it.
+            self.call_after_refresh(self.watch_entries)
 
     def _deliver(self, updates: dict[Path, FileUpdate]) -> None:
         position = self.query_one(ReviewList).position_of(self.current_key)
