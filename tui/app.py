@@ -28,7 +28,7 @@ from textual.screen import Screen
 from . import __version__, config, uistate, words
 from .cache import ParseCache, stamp
 from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
-from .filters import Filters, labels, select, tag_label
+from .filters import Filters, labels, marks_narrow, select, tag_label
 from .loader import load_updates, plan_reload, split_roots
 from .loading import first_part, from_cache, parse_in_background
 from .model import (
@@ -993,9 +993,20 @@ class PrDigestApp(App[None]):
     # -- saving ------------------------------------------------------------------
 
     def _save(self) -> None:
-        """Persist and redraw; marks merged from another instance redraw too."""
+        """Persist and redraw; marks merged from another instance redraw too.
+
+        Unless a filter depends on marks, the same reviews stay listed: only
+        their rows, the open review and the counts are drawn again (at 10,000
+        reviews, filtering and re-listing them was most of what a mark cost).
+        """
         self.state.save()
-        self._refresh_all()
+        if marks_narrow(self.filters) or self.current_key not in self.library.by_key:
+            self._refresh_all()
+        else:
+            self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
+            self.query_one(ReviewList).redraw_rows()
+            self._refresh_review()
+            self._refresh_status()
         self._warn()
 
     def _warn(self) -> None:

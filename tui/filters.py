@@ -68,6 +68,8 @@ def select(
     unread = filters.unread or filters.tag == UNREAD_TAG
     verdict = filters.verdict
     query_terms = filters.terms
+    if not (unread or verdict or query_terms or filters.unchecked):
+        return list(reviews)  # the tag alone: nothing to test per review
     matches = index.matches
     out: list[Review] = []
     for review in reviews:
@@ -82,6 +84,11 @@ def select(
                 continue
         out.append(review)
     return out
+
+
+def marks_narrow(filters: Filters) -> bool:
+    """Does what is listed depend on read marks and checks?"""
+    return bool(filters.unread or filters.unchecked or filters.tag == UNREAD_TAG)
 
 
 def tag_label(tag: str) -> str:

@@ -92,9 +92,13 @@ class FittedList(OptionList):
                 # New counts in the same rows: swap the prompts in place. `set_options`
                 # would scroll to the top and, the list's height being auto, lay out the
                 # whole screen on every mark.
+                changed = False
                 for old, new in zip(self.options, options, strict=True):
-                    old._set_prompt(new.prompt)
-                self._clear_caches()
+                    if old.prompt is not new.prompt:
+                        old._set_prompt(new.prompt)
+                        changed = True
+                if changed:
+                    self._clear_caches()
             else:
                 self.set_options(options)
             ids = [option.id for option in options]

@@ -167,6 +167,11 @@ class ReviewList(ScrollView, can_focus=True):
         self.refresh()
         return self.key
 
+    def redraw_rows(self) -> None:
+        """The same reviews, described again (their marks changed)."""
+        self._cache.clear()
+        self.refresh()
+
     @property
     def key(self) -> str | None:
         if self.highlighted is None or not self.reviews:

@@ -151,6 +151,7 @@ class ReviewView(ScrollView, can_focus=True):
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
         self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
+        self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
         self._base = Style()
 
     # -- data in ---------------------------------------------------------------
@@ -342,7 +343,7 @@ class ReviewView(ScrollView, can_focus=True):
             if block.prefix and block.prefix[0][1] == "focus-bar":
                 indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
             start = len(lines)
-            for n, line in enumerate(wrap(block.runs, width - prefix_width - 1, keep_whole={"code"})):
+            for n, line in enumerate(self._wrap(block.runs, width - prefix_width - 1)):
                 runs = (block.prefix if n == 0 else indent) + line
                 segments = [self._segment(text, style, fill) for text, style in runs]
                 matches = frozenset(i for i, (_, style) in enumerate(runs) if _is_match(style))
@@ -358,6 +359,17 @@ class ReviewView(ScrollView, can_focus=True):
             self.current_match = None
         set_virtual_size(self, Size(width, len(lines)))
         self.refresh()
+
+    def _wrap(self, runs: list[tuple[str, Hashable]], width: int) -> list:
+        """`wrap`, remembered: a mark, a focus move or a reload lays the same
+        review out again, and wrapping is most of what that costs."""
+        key = (tuple(runs), width)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            if len(self._wrapped) > 4096:
+                self._wrapped.clear()
+            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code"})
+        return lines
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
         rich_style = self._style(style)

@@ -52,6 +52,7 @@ class TagList(FittedList):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.counts: list[TagCount] = []
+        self._built: dict[tuple[TagCount, int], Option] = {}
 
     @property
     def tags(self) -> list[str]:
@@ -62,11 +63,19 @@ class TagList(FittedList):
         self.refit(selected)
 
     def build_options(self, width: int) -> list[Option]:
+        """A row per tag; rows whose count is unchanged are reused (a mark changes
+        a few counts, and wrapping every label again showed at 45 tags)."""
+        built: dict[tuple[TagCount, int], Option] = {}
         options = []
         for count in self.counts:
-            label = [(_label(count.tag), "bold" if count.unread else "")]
-            figure = [(f"{count.unread}/{count.total}", "$accent" if count.unread else "$text-muted")]
-            options.append(Option(to_content(wrapped(label, width, 2, figure)), id=count.tag))
+            option = self._built.get((count, width))
+            if option is None:
+                label = [(_label(count.tag), "bold" if count.unread else "")]
+                figure = [(f"{count.unread}/{count.total}", "$accent" if count.unread else "$text-muted")]
+                option = Option(to_content(wrapped(label, width, 2, figure)), id=count.tag)
+            built[(count, width)] = option
+            options.append(option)
+        self._built = built
         return options
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
