@@ -531,20 +531,45 @@ def _rows(widget) -> int:
 
 
 class Timings:
-    """Wall and CPU seconds per action, timed around Pilot presses."""
+    """Wall and CPU seconds per action, timed around Pilot presses, and the time
+    from the key to the frame that shows its effect.
 
-    def __init__(self) -> None:
+    Wall and CPU are taken until Pilot sees the app idle again (it waits for
+    idle in 20 ms steps, so the bare app's unbound key is the wall floor). The
+    key-to-frame time is what a reader waits for: from just before the key is
+    sent until the app hands the last screen update it causes to the driver
+    (`App._display`, whose output the headless driver drops). Keys that change
+    nothing on screen have no frame and are left out of that figure.
+    """
+
+    def __init__(self, app) -> None:
         self.wall: dict[str, list[float]] = {}
         self.cpu: dict[str, list[float]] = {}
+        self.frame: dict[str, list[float]] = {}
+        self.first_frame: dict[str, list[float]] = {}
+        self.frames: list[float] = []
+        display = app._display
+
+        def recording(screen, renderable) -> None:
+            if renderable is not None:
+                self.frames.append(time.perf_counter())
+            display(screen, renderable)
+
+        app._display = recording
 
     async def press(self, pilot, action: str, key: str) -> None:
-        """From before the key is sent until the app is idle again (Pilot waits
-        for idle in 20 ms steps, so the bare app's unbound key is the floor)."""
+        seen = len(self.frames)
         c0, t0 = time.process_time(), time.perf_counter()
         await pilot.press(key)
         await pilot.pause()
         self.wall.setdefault(action, []).append(time.perf_counter() - t0)
         self.cpu.setdefault(action, []).append(time.process_time() - c0)
+        if len(self.frames) > seen:
+            # The first frame answers the key; the last completes it: a key's effect
+            # may span two (the list's cursor, then the pane it previews), and
+            # Textual paints at most 60 frames a second.
+            self.first_frame.setdefault(action, []).append(self.frames[seen] - t0)
+            self.frame.setdefault(action, []).append(self.frames[-1] - t0)
 
     def results(self) -> dict[str, dict[str, float]]:
         return {
@@ -555,6 +580,11 @@ class Timings:
                 "wall_max": max(wall),
                 "cpu_p50": median(self.cpu[action]),
                 "cpu_p95": percentile(self.cpu[action], 95),
+                "frames": len(self.frame.get(action, [])),
+                "first_frame_p50": median(self.first_frame.get(action) or [math.nan]),
+                "first_frame_p95": percentile(self.first_frame.get(action) or [math.nan], 95),
+                "frame_p50": median(self.frame.get(action) or [math.nan]),
+                "frame_p95": percentile(self.frame.get(action) or [math.nan], 95),
             }
             for action, wall in self.wall.items()
         }
@@ -563,9 +593,10 @@ class Timings:
 async def keys_bare(presses: int) -> dict:
     from bare_app import BareApp
 
-    timings = Timings()
+    app = BareApp()
+    timings = Timings(app)
     started = time.perf_counter()
-    async with BareApp().run_test(size=(COLUMNS, LINES)) as pilot:
+    async with app.run_test(size=(COLUMNS, LINES)) as pilot:
         await pilot.pause()
         mount = time.perf_counter() - started
         for _ in range(presses):
@@ -583,7 +614,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
     from tui.widgets.tag_list import TagList
 
     app = PrDigestApp([Path(corpus)], state)
-    timings = Timings()
+    timings = Timings(app)
     started = time.perf_counter()
     async with app.run_test(size=(COLUMNS, LINES)) as pilot:
         await pilot.pause()
@@ -982,29 +1013,39 @@ class Report:
             "\n### Key latency with Pilot (`run_test(size=(120, 40))`), in ms\n\n"
             "Timed once every file is loaded and the watcher runs, then 1 s later. "
             "Wall = `await pilot.press(key)` + `await pilot.pause()`; both wait for idle in 20 ms steps, "
-            "so the bare app's unbound key is the floor. CPU = process time spent in that window.\n"
+            "so the bare app's unbound key is the floor. CPU = process time spent in that window. "
+            "Key → first / last frame = from sending the key until the app hands the first / the last "
+            "screen update it causes to the driver: when the screen starts to answer, and when it has "
+            "answered in full (keys that change nothing on screen have no frame). Textual paints at "
+            "most 60 frames a second (a frame comes at the earliest 16.7 ms after the one before), so "
+            "a key whose effect takes two frames (the list's cursor, then the review it previews) "
+            "completes at least ~17 ms after it starts.\n"
         )
         floor = self.keys["bare"]["floor"]["wall_p50"]
         print(
-            "| corpus | action | presses | wall p50 | wall p95 | wall max | ÷ floor (p50) | CPU p50 | CPU p95 |"
+            "| corpus | action | presses | key → first frame p50 | p95 | key → last frame p50 | p95 "
+            "| wall p50 | wall p95 | wall max | ÷ floor (p50) | CPU p50 | CPU p95 |"
         )
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for corpus, result in self.keys.items():
             label = "bare app" if corpus == "bare" else f"{self.reviews(corpus)} reviews"
             mount = result["mount"]
             print(
-                f"| {label} | `run_test` start → first pause | 1 | {fmt_ms(mount)} | | | {fmt_x(mount / floor)} | | |"
+                f"| {label} | `run_test` start → first pause | 1 | | | | | {fmt_ms(mount)} | | | {fmt_x(mount / floor)} | | |"
             )
             if "loaded" in result:
                 loaded = result["loaded"]
                 print(
-                    f"| {label} | `run_test` start → all loaded | 1 | {fmt_ms(loaded)} | | | {fmt_x(loaded / floor)} | | |"
+                    f"| {label} | `run_test` start → all loaded | 1 | | | | | {fmt_ms(loaded)} | | "
+                    f"| {fmt_x(loaded / floor)} | | |"
                 )
             for action, name in KEY_ACTIONS.items():
                 if action in result:
                     r = result[action]
                     print(
-                        f"| {label} | {name} | {r['n']} | {fmt_ms(r['wall_p50'])} | {fmt_ms(r['wall_p95'])} "
+                        f"| {label} | {name} | {r['n']} | {fmt_ms(r['first_frame_p50'])} "
+                        f"| {fmt_ms(r['first_frame_p95'])} | {fmt_ms(r['frame_p50'])} | {fmt_ms(r['frame_p95'])} "
+                        f"| {fmt_ms(r['wall_p50'])} | {fmt_ms(r['wall_p95'])} "
                         f"| {fmt_ms(r['wall_max'])} | {fmt_x(r['wall_p50'] / floor)} "
                         f"| {fmt_ms(r['cpu_p50'])} | {fmt_ms(r['cpu_p95'])} |"
                     )
@@ -1068,10 +1109,7 @@ class Report:
                 )
             )
         keys = {a: r for a, r in self.keys[big].items() if a in KEY_ACTIONS}
-        floor = self.keys["bare"]["floor"]
         worst_cpu = max(keys, key=lambda a: keys[a]["cpu_p95"])
-        worst_wall = max(keys, key=lambda a: keys[a]["wall_p95"])
-        extra = keys[worst_wall]["wall_p95"] - floor["wall_p50"]
         rows.append(
             (
                 f"key latency p95, {n} reviews (CPU, worst action: {KEY_ACTIONS[worst_cpu]})",
@@ -1081,15 +1119,17 @@ class Report:
                 keys[worst_cpu]["cpu_p95"] <= 0.030,
             )
         )
-        rows.append(
-            (
-                f"key latency p95, {n} reviews (wall − Pilot floor p50, worst action: {KEY_ACTIONS[worst_wall]})",
-                "≤ 30 ms",
-                f"{fmt_ms(keys[worst_wall]['wall_p95'])} − {fmt_ms(floor['wall_p50'])} = {fmt_ms(extra)} ms",
-                "–",
-                extra <= 0.030,
+        for figure, what in (("first_frame_p95", "key → first frame"), ("frame_p95", "key → last frame")):
+            worst = max(keys, key=lambda a, figure=figure: keys[a][figure])
+            rows.append(
+                (
+                    f"key latency p95, {n} reviews ({what}, worst action: {KEY_ACTIONS[worst]})",
+                    "≤ 30 ms",
+                    f"{fmt_ms(keys[worst][figure])} ms",
+                    "–",
+                    keys[worst][figure] <= 0.030,
+                )
             )
-        )
         app_mb = max(median([r.hwm_kb or 0 for r in runs]) for runs in self._app_runs(big)) / 1024
         workers_mb = max(median([r.workers_kb for r in runs]) for runs in self._app_runs(big)) / 1024
         bare_mb = median([r.hwm_kb or 0 for r in self.bare["warm"]]) / 1024
@@ -1120,7 +1160,8 @@ class Report:
             print(f"| {target} | {limit} | {measured} | {ratio} | {'yes' if met else '**no**'} |")
         print(
             "\nKey latency: Pilot's own wait for idle (the floor) is in every wall figure, so the target "
-            "is checked on CPU time and on wall time minus the floor. Peak RSS for app + parse workers "
+            "is checked on CPU time and on the time from the key to the frame it causes. Peak RSS for "
+            "app + parse workers "
             "adds the workers' peaks to the app's: an upper bound, as they need not peak together."
         )
 
