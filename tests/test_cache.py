@@ -298,3 +298,14 @@ def test_workers_get_the_largest_files_first_and_smaller_tasks_last(tmp_path: Pa
     assert sizes == sorted(sizes, reverse=True)
     assert all(1 <= len(chunk) <= CHUNK for chunk in chunks)
     assert len(chunks[-1]) < len(chunks[len(chunks) // 2])
+
+
+def test_start_up_does_not_import_the_parser() -> None:
+    """A warm start reads the parse cache: PyYAML (~10 ms to import) and the loader
+    are imported when a file has to be parsed, not before the first frame."""
+    code = (
+        "import sys, tui.cli, tui.app, tui.loading, tui.cache, tui.files\n"
+        "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.loader'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -28,8 +28,8 @@ from textual.screen import Screen
 from . import __version__, config, uistate, words
 from .cache import ParseCache, stamp
 from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
+from .files import plan_reload, split_roots
 from .filters import Filters, labels, marks_narrow, select, tag_label
-from .loader import load_updates, plan_reload, split_roots
 from .loading import first_part, from_cache, parse_in_background
 from .model import (
     ALL_TAG,
@@ -650,6 +650,8 @@ class PrDigestApp(App[None]):
     async def apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile
         are folded into the next round, so a burst becomes one or two refreshes."""
+        from .loader import load_updates  # the parser: not needed until a file changes
+
         self._applying = True
         try:
             while self._pending:

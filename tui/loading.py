@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .cache import ParseCache, decode_entry, parse_files, stamp
-from .loader import discover
+from .files import discover
 from .model import FileUpdate, Problem
 
 PROCESS_THRESHOLD = 48
