@@ -89,16 +89,24 @@ def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
     assert hits[folder / "r000.yaml"].reviews[0].focus[0].text == "f1"
 
 
+def cache_bytes(doc: object, bodies: bytes = b"") -> bytes:
+    """A cache file as `ParseCache.save` lays it out: index length, index, bodies."""
+    index = marshal.dumps(doc)
+    return len(index).to_bytes(8, "little") + index + bodies
+
+
 @pytest.mark.parametrize(
     "content",
     [
         b"",
         b"garbage",
-        marshal.dumps((FORMAT, VERSION - 1, "0.1.0", {})),
-        marshal.dumps((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}))[:-3],
-        marshal.dumps(["not", "a", "cache"]),
+        cache_bytes((FORMAT, VERSION - 1, "0.1.0", {}, 0)),
+        cache_bytes((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}, 0))[:-3],
+        cache_bytes((FORMAT, VERSION, "0.1.0", {}, 10), b"0123456"),  # bodies cut short
+        cache_bytes(["not", "a", "cache"]),
+        marshal.dumps((FORMAT, 3, "0.1.0", {})),  # the whole-file format before version 4
     ],
-    ids=["empty", "garbage", "old-version", "truncated", "wrong-type"],
+    ids=["empty", "garbage", "old-version", "truncated", "bodies-cut", "wrong-type", "version-3"],
 )
 def test_a_corrupt_or_old_cache_is_ignored_and_rebuilt(tmp_path: Path, content: bytes) -> None:
     folder = corpus(tmp_path, 2)
@@ -121,14 +129,42 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     path = folder / "r000.yaml"
     info = path.stat()
     cache_file = tmp_path / "cache.bin"
-    cache_file.write_bytes(
-        marshal.dumps(
-            (FORMAT, VERSION, "0.1.0", {str(path): ((info.st_size, info.st_mtime_ns), (("x",),), ())})
-        )
-    )
-    cache = ParseCache(cache_file, version_key="0.1.0")
-    assert cache.load()
-    assert cache.get(path, (info.st_size, info.st_mtime_ns)) is None
+    stamp_ = (info.st_size, info.st_mtime_ns)
+    review = ("t", "o/r", "deep", ("a",), 1, 1, None)
+    for reviews in ((("x",),), ((*review, "not", "ints"),), ((*review, 0, 5, 9),)):
+        cache_file.write_bytes(cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0)))
+        cache = ParseCache(cache_file, version_key="0.1.0")
+        assert cache.load()
+        assert cache.get(path, stamp_) is None, reviews
+
+
+def test_bodies_are_read_from_the_cache_file_when_first_needed(tmp_path: Path) -> None:
+    """A warm start reads the index only; a body comes from the file that index
+    was read from, even after a save replaced it; a body that cannot be read any
+    more (the file damaged in place) is parsed again from its entry file."""
+    folder = corpus(tmp_path, 3)
+    cache_file = tmp_path / "cache.bin"
+    cache = ParseCache(cache_file)
+    first_load([folder], cache)
+    cache.save()
+    warm = ParseCache(cache_file)
+    hits, _, _ = first_load([folder], warm)
+    reviews = {path.name: update.reviews[0] for path, update in hits.items()}
+    assert all(not isinstance(r._blob, bytes) for r in reviews.values())  # nothing read yet
+    assert reviews["r000.yaml"].focus[0].text == "f1"
+    warm.dirty = True
+    warm.save()  # a new file renamed over the one the index came from
+    assert reviews["r001.yaml"].summary == "s"
+    again = ParseCache(cache_file)
+    hits, _, _ = first_load([folder], again)
+    assert {p.name: u.reviews[0].content for p, u in hits.items()} == {
+        name: review.content for name, review in reviews.items()
+    }
+    # Damaged in place (not how we write it, but a disk or a person can):
+    victim = hits[folder / "r002.yaml"].reviews[0]
+    with open(cache_file, "r+b") as f:
+        f.truncate(os.path.getsize(cache_file) - 40)
+    assert victim.focus[0].text == "f1"  # parsed again from r002.yaml
 
 
 async def test_the_app_uses_the_cache_and_saves_it(tmp_path: Path) -> None:
@@ -300,11 +336,20 @@ def test_workers_get_the_largest_files_first_and_smaller_tasks_last(tmp_path: Pa
     assert len(chunks[-1]) < len(chunks[len(chunks) // 2])
 
 
-def test_start_up_does_not_import_the_parser() -> None:
+def test_a_warm_start_does_not_import_the_parser(tmp_path: Path) -> None:
     """A warm start reads the parse cache: PyYAML (~10 ms to import) and the loader
     are imported when a file has to be parsed, not before the first frame."""
+    folder = corpus(tmp_path, 3)
+    cache_file = tmp_path / "cache.bin"
+    cold = ParseCache(cache_file)
+    first_load([folder], cold)
+    cold.save()
     code = (
-        "import sys, tui.cli, tui.app, tui.loading, tui.cache, tui.files\n"
+        "import sys\nfrom pathlib import Path\n"
+        "import tui.cli, tui.app, tui.files\n"
+        "from tui.cache import ParseCache\nfrom tui.loading import first_part\n"
+        f"hits, rest, _ = first_part([Path({str(folder)!r})], ParseCache(Path({str(cache_file)!r})))\n"
+        "assert len(hits) == 3 and not rest, (hits, rest)\n"
         "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.loader'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -2,18 +2,25 @@
 
 Parsing is the expensive part of start-up (libyaml plus validation); a warm
 start decodes this file instead. Each review is kept as the few fields a list
-row needs plus its body packed as bytes (`Review.blob`), so loading 10,000
-reviews creates 10,000 small objects, not half a million strings; a body is
-unpacked when its review is first read. It holds plain tuples in `marshal` format:
-fast to read, version-checked, and unable to construct objects on load the way
-pickle can. It is written atomically; a corrupt, truncated or old-version cache
-is ignored and rebuilt, never trusted and never an error shown to the reader.
+row needs plus its body packed as bytes (`Review.blob`). The file is an index
+(marshal: the list fields and, for each body, where its bytes are) followed by
+the bodies: a start reads the index only, and a body is read from the file
+when its review is first opened, searched or compared. So 10,000 cached
+reviews load as 10,000 small objects, without reading 18 MB of bodies.
+
+`marshal`: fast to read, version-checked, and unable to construct objects on
+load the way pickle can. The file is written atomically (never changed in
+place), so a body is read from the file the index came from even after a new
+cache replaced it. A corrupt, truncated or old-version cache is ignored and
+rebuilt, a body that cannot be read is parsed again from its entry file:
+never trusted, never an error shown to the reader.
 """
 
 from __future__ import annotations
 
 import contextlib
 import marshal
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -22,7 +29,7 @@ from .atomic import write_atomic
 from .model import FileUpdate, Location, Problem, Review
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 3
+VERSION = 4
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns
@@ -51,9 +58,60 @@ def _review(review: Review) -> tuple:
     )
 
 
-def _decode(path: Path, raw: tuple) -> Review:
-    title, repo, verdict, tags, line, column, pr, blob = raw
-    return Review.packed(title, repo, verdict, tags, Location(path, line, column), pr, blob)
+_HEADER = 8
+"""Bytes before the index: its length, little-endian."""
+EMPTY_BODY = marshal.dumps(("", None, None, None, (), (), (), ()))
+
+
+class _Body:
+    """A review's body still in the cache file: read when first needed."""
+
+    __slots__ = ("cache", "length", "location", "offset")
+
+    def __init__(self, cache: ParseCache, offset: int, length: int, location: Location) -> None:
+        self.cache, self.offset, self.length, self.location = cache, offset, length, location
+
+    def __call__(self) -> bytes:
+        data = self.cache.read_body(self.offset, self.length)
+        if data is not None and _is_body(data):
+            return data
+        return _body_from_file(self.location)
+
+
+def _is_body(data: bytes) -> bool:
+    try:
+        body = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return False
+    return isinstance(body, tuple) and len(body) == 8
+
+
+def _body_from_file(location: Location) -> bytes:
+    """The cache could not give this body (its file was damaged after it was
+    read): parse the entry file again. If the review is no longer there, an
+    empty body; hot reload brings the file's new reviews."""
+    from .loader import load_file
+
+    for review in load_file(location.path).reviews:
+        if (review.location.line, review.location.column) == (location.line, location.column):
+            return review.blob
+    return EMPTY_BODY
+
+
+def _decode(path: Path, raw: tuple, cache: ParseCache | None = None) -> Review:
+    """A review from its cache tuple: with its body's bytes (8 fields: fresh from
+    a parse) or where they are in the cache file (9 fields: offset, length)."""
+    title, repo, verdict, tags, line, column, pr, *where = raw
+    location = Location(path, line, column)
+    if len(where) == 2 and cache is not None:
+        offset, length = where
+        if not (isinstance(offset, int) and isinstance(length, int)):
+            raise TypeError("bad body reference")
+        return Review.packed(title, repo, verdict, tags, location, pr, _Body(cache, offset, length, location))
+    (blob,) = where
+    if not isinstance(blob, bytes):
+        raise TypeError("bad body")
+    return Review.packed(title, repo, verdict, tags, location, pr, blob)
 
 
 class ParseCache:
@@ -65,28 +123,62 @@ class ParseCache:
         self._raw: dict[str, tuple] = {}
         self._fresh: dict[str, tuple] = {}
         self.dirty = False
+        self._fd: int | None = None  # the file the index came from, for the bodies
+        self._bodies_at = 0  # where the bodies start in it
 
     def load(self) -> bool:
-        """Read the cache file; False (and an empty cache) if it is missing or unusable."""
+        """Read the cache's index; False (and an empty cache) if it is missing or unusable."""
         self._raw = {}
+        self._close()
         if self.path is None:
             return False
         try:
-            data = self.path.read_bytes()
-            doc = marshal.loads(data)
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except (OSError, ValueError):
+            return False
+        try:
+            size = os.fstat(fd).st_size
+            length = int.from_bytes(os.pread(fd, _HEADER, 0), "little")
+            if size < _HEADER or length > size - _HEADER:
+                raise ValueError("truncated")
+            doc = marshal.loads(os.pread(fd, length, _HEADER))
+            if (
+                not isinstance(doc, tuple)
+                or len(doc) != 5
+                or doc[0] != FORMAT
+                or doc[1] != VERSION
+                or doc[2] != self.version_key
+                or not isinstance(doc[3], dict)
+                or doc[4] != size - _HEADER - length  # the bodies, all there
+            ):
+                raise ValueError("not this cache")
         except (OSError, EOFError, ValueError, TypeError):
+            os.close(fd)
             return False
-        if (
-            not isinstance(doc, tuple)
-            or len(doc) != 4
-            or doc[0] != FORMAT
-            or doc[1] != VERSION
-            or doc[2] != self.version_key
-            or not isinstance(doc[3], dict)
-        ):
-            return False
+        self._fd, self._bodies_at = fd, _HEADER + length
         self._raw = doc[3]
         return True
+
+    def __del__(self) -> None:
+        self._close()  # no review reads from this cache any more
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    def read_body(self, offset: int, length: int) -> bytes | None:
+        """A body's bytes from the file the index was read from (still readable
+        after a save replaced it: saves rename a new file in), or None."""
+        fd = self._fd
+        if fd is None:
+            return None
+        try:
+            data = os.pread(fd, length, self._bodies_at + offset)
+        except (OSError, ValueError, OverflowError):
+            return None
+        return data if len(data) == length else None
 
     def get(self, path: Path, current: Stamp | None) -> FileUpdate | None:
         entry = self._raw.get(str(path))
@@ -94,7 +186,7 @@ class ParseCache:
             return None
         try:
             _, reviews, problems = entry
-            update = decode_entry(path, reviews, problems)
+            update = decode_entry(path, reviews, problems, self)
         except (TypeError, ValueError):
             return None  # a damaged entry is a miss, not an error
         self._fresh[str(path)] = entry
@@ -131,7 +223,22 @@ class ParseCache:
             self.dirty = True
         if not self.dirty:
             return
-        data = marshal.dumps((FORMAT, VERSION, self.version_key, self._fresh))
+        bodies = bytearray()
+        entries: dict[str, tuple] = {}
+        for name, (current, reviews, problems) in list(self._fresh.items()):
+            kept = []
+            for raw in reviews:
+                *fields, blob = raw[:8]
+                if len(raw) == 9:  # still in the file we read: copy it over
+                    blob = self.read_body(raw[7], raw[8])
+                    if blob is None:
+                        break  # unreadable: leave the file out, it is parsed next time
+                kept.append((*fields, len(bodies), len(blob)))
+                bodies += blob
+            else:
+                entries[name] = (current, tuple(kept), problems)
+        index = marshal.dumps((FORMAT, VERSION, self.version_key, entries, len(bodies)))
+        data = len(index).to_bytes(_HEADER, "little") + index + bytes(bodies)
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, data)
@@ -175,8 +282,8 @@ def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]
     return out
 
 
-def decode_entry(path: Path, reviews: tuple, problems: tuple) -> FileUpdate:
+def decode_entry(path: Path, reviews: tuple, problems: tuple, cache: ParseCache | None = None) -> FileUpdate:
     return FileUpdate(
-        [_decode(path, raw) for raw in reviews],
+        [_decode(path, raw, cache) for raw in reviews],
         [Problem(Location(path, line, column), message) for line, column, message in problems],
     )

@@ -109,6 +109,8 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
 
 def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
     parsed: dict[Path, FileUpdate] = {}
+    if not paths:
+        return parsed  # and the parser is not even imported
     for name, before, reviews, problems in parse_files([str(path) for path in paths]):
         path = Path(name)
         cache.put_raw(path, before, reviews, problems)

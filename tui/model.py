@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -134,7 +134,7 @@ class Review:
         self.location, self.pr = location, pr
         self.key = review_key(repo, pr, title)
         self._body: tuple | None = (summary, url, date, verdict_note, focus, read_order, actions, caveats)
-        self._blob: bytes | None = None
+        self._blob: bytes | Callable[[], bytes] | None = None
 
     @classmethod
     def packed(
@@ -145,9 +145,10 @@ class Review:
         tags: tuple[str, ...],
         location: Location,
         pr: int | None,
-        blob: bytes,
+        blob: bytes | Callable[[], bytes],
     ) -> Review:
-        """A review whose body is still packed (see `blob`)."""
+        """A review whose body is still packed (see `blob`): its bytes, or a
+        function that reads them when the body is first needed."""
         review = cls.__new__(cls)
         review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
         review.location, review.pr = location, pr
@@ -158,16 +159,19 @@ class Review:
     @property
     def blob(self) -> bytes:
         """The body packed with marshal: plain tuples and strings."""
-        if self._blob is None:
+        blob = self._blob
+        if blob is None:
             summary, url, date, note, *sections = self._body  # type: ignore[misc]
             packed = tuple(tuple((i.section, i.text, i.refs, i.id) for i in items) for items in sections)
-            self._blob = marshal.dumps((summary, url, date, note, *packed))
-        return self._blob
+            blob = self._blob = marshal.dumps((summary, url, date, note, *packed))
+        elif not isinstance(blob, bytes):
+            blob = self._blob = blob()  # still in the parse cache's file: read it now
+        return blob
 
     def _unpacked(self) -> tuple:
         body = self._body
         if body is None:
-            summary, url, date, note, *sections = marshal.loads(self._blob)  # type: ignore[arg-type]
+            summary, url, date, note, *sections = marshal.loads(self.blob)
             items = tuple(tuple([Item(*fields) for fields in raw]) for raw in sections)
             body = self._body = (summary, url, date, note, *items)
         return body
