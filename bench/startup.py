@@ -383,13 +383,18 @@ def cache_filled(cache_home: Path) -> Callable[[], bool]:
     return lambda: any(cache_home.rglob("parse-cache.marshal"))
 
 
-def bare_series(tmp: Path, env: dict[str, str], runs: int, cold: bool) -> dict[str, object]:
-    """The bare app: one run after dropping the page cache, then `runs` warm."""
+def bare_once(tmp: Path, env: dict[str, str]) -> PtyRun:
+    """One run of the bare app (quit with ctrl+q)."""
     argv = [sys.executable, str(BENCH / "bare_app.py")]
-    checkpoints = {"paint": ("hello",)}
+    return run_in_pty(argv, tmp / "empty", env, {"paint": ("hello",)}, b"\x11")
+
+
+def bare_series(tmp: Path, env: dict[str, str], runs: int, cold: bool) -> dict[str, object]:
+    """The bare app: one run after dropping the page cache, then `runs` warm.
+    More warm runs are added between prdigest-tui's (see `app_series`)."""
     dropped = drop_caches() if cold else False
-    first = run_in_pty(argv, tmp / "empty", env, checkpoints, b"\x11")  # ctrl+q
-    warm = [run_in_pty(argv, tmp / "empty", env, checkpoints, b"\x11") for _ in range(runs)]
+    first = bare_once(tmp, env)
+    warm = [bare_once(tmp, env) for _ in range(runs)]
     return {"cold": [first], "warm": warm, "dropped": dropped}
 
 
@@ -402,10 +407,15 @@ def app_series(
     env: dict[str, str],
     runs: int,
     cold: bool,
+    between: Callable[[], None] = lambda: None,
 ) -> dict[str, object]:
     """prdigest-tui under the three conditions: cold (page cache dropped, empty
     parse cache), no parse cache (`runs` runs, each with a fresh empty cache
-    folder), warm (`runs` runs with the cache a priming run filled)."""
+    folder), warm (`runs` runs with the cache a priming run filled).
+
+    `between` runs before each warm and no-cache run: the bare app, so that the
+    two are measured side by side and a machine that drifts (another process,
+    the page cache refilling after a drop) moves both, not one."""
     state = tmp / f"state-{name}.json"
     argv = [exe, "--lang", "en", "--state", str(state), *cli_paths]
     checkpoints = app_checkpoints(count)
@@ -419,9 +429,15 @@ def app_series(
 
     dropped = drop_caches() if cold else False
     first = run("cold")
-    no_cache = [run(f"none-{n}") for n in range(runs)]
+    no_cache = []
+    for n in range(runs):
+        between()
+        no_cache.append(run(f"none-{n}"))
     run("filled", settle=True)  # fills the cache: quits once it is written
-    warm = [run("filled") for _ in range(runs)]
+    warm = []
+    for _ in range(runs):
+        between()
+        warm.append(run("filled"))
     state.unlink(missing_ok=True)
     shutil.rmtree(tmp / "caches" / name, ignore_errors=True)
     return {"cold": [first], "no_cache": no_cache, "warm": warm, "dropped": dropped}
@@ -806,7 +822,17 @@ def main(argv: list[str] | None = None) -> int:
         for name, folder in corpora.items():
             # The bundled digest as a user gets it: no argument, from a folder without entries/.
             cli_paths = [] if name == "bundled" else [str(folder)]
-            screens[name] = app_series(name, exe, cli_paths, loads[name]["reviews"], tmp, env, runs, cold)
+            screens[name] = app_series(
+                name,
+                exe,
+                cli_paths,
+                loads[name]["reviews"],
+                tmp,
+                env,
+                runs,
+                cold,
+                between=lambda: bare["warm"].append(bare_once(tmp, env)),  # type: ignore[union-attr]
+            )
             progress(
                 f"  {name}: paint {summary(screens[name]['warm'], 'paint')['median']:.3f} s warm, "
                 f"loaded {summary(screens[name]['no_cache'], 'loaded')['median']:.3f} s without parse cache"
