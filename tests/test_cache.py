@@ -76,6 +76,23 @@ def test_the_first_frame_gets_the_first_files_and_the_cache_the_rest_after(tmp_p
     assert cached[folder / f"r{SYNC_FILES:03}.yaml"].reviews[0].title == f"review {SYNC_FILES}"
 
 
+def test_a_cold_start_parses_only_a_few_bytes_before_the_first_frame(tmp_path: Path) -> None:
+    """Without a parse cache, the first frame waits for about SYNC_BYTES of
+    parsing (at least one file), not for the first SYNC_FILES files."""
+    from tui.loading import SYNC_BYTES
+
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    padding = "x" * (SYNC_BYTES // 2 - 200)
+    for n in range(5):
+        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}") + f"verdict_note: {padding}\n")
+    shown, rest, _ = first_part([folder], ParseCache(tmp_path / "cache.bin"))
+    assert sorted(p.name for p in shown) == ["r0.yaml", "r1.yaml"]
+    assert [p.name for p in rest] == ["r2.yaml", "r3.yaml", "r4.yaml"]
+    one, _, _ = first_part([folder / "r3.yaml"], ParseCache(None))
+    assert list(one) == [folder / "r3.yaml"]  # one file is always parsed, whatever its size
+
+
 def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
     folder = corpus(tmp_path, 3)
     cache_file = tmp_path / "cache.bin"
