@@ -373,7 +373,7 @@ def app_checkpoints(count: int) -> dict[str, tuple[Marker, ...]]:
     """prdigest-tui's two moments in one run (see the module docstring)."""
     return {
         "paint": (STATUS_COUNT, PAINT_VERDICT),
-        "loaded": (f"{count}/{count}", f"{count:,} reviews · "),
+        "loaded": (f"{count:,}/{count:,}", f"{count:,} reviews · "),
     }
 
 

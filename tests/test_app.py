@@ -383,3 +383,19 @@ async def test_narrow_terminal_shows_one_pane_at_a_time(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.query_one("#sidebar").display
         assert app.focused is app.query_one(ReviewList)
+
+
+async def test_tag_counts_group_thousands_like_the_status_bar(tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    body = "".join(
+        f"  - title: r{n}\n    pr: {n + 1}\n    tags: [a]\n    verdict: skim\n    summary: s\n"
+        for n in range(1200)
+    )
+    (folder / "many.yaml").write_text(f"repo: o/r\nentries:\n{body}", encoding="utf-8")
+    app = make_app(tmp_path, paths=[folder])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1,200 reviews" in text
+        assert any(line.startswith("│All") and "1,200/1,200" in line for line in text.splitlines())

@@ -71,7 +71,7 @@ class TagList(FittedList):
             option = self._built.get((count, width))
             if option is None:
                 label = [(_label(count.tag), "bold" if count.unread else "")]
-                figure = [(f"{count.unread}/{count.total}", "$accent" if count.unread else "$text-muted")]
+                figure = [(f"{count.unread:,}/{count.total:,}", "$accent" if count.unread else "$text-muted")]
                 option = Option(to_content(wrapped(label, width, 2, figure)), id=count.tag)
             built[(count, width)] = option
             options.append(option)
