@@ -13,13 +13,12 @@ problem; the rest of the file still applies.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import words
+from .small_files import read_regular
 from .text import one_line
 
 KNOWN_KEYS = ("keymap",)
@@ -42,17 +41,7 @@ def _kind(value: object) -> str:
 
 
 def _read(path: Path) -> str:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file")
-        if info.st_size > MAX_CONFIG_BYTES:
-            raise OSError(f"larger than {MAX_CONFIG_BYTES // 1024} KB")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(MAX_CONFIG_BYTES + 1).decode("utf-8")
-    finally:
-        os.close(fd)
+    return read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
 
 
 def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
@@ -60,8 +49,6 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
 
     With `binding_ids`, keymap entries for other ids are reported and dropped.
     """
-    import yaml
-
     config = Config()
     where = str(path)
     try:
@@ -72,6 +59,8 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         config.warnings.append(words.CONFIG_UNREADABLE.format(path=where, error=one_line(error)))
         return config
+    import yaml  # only once there is a file to parse
+
     try:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         doc = yaml.load(text, Loader=loader)  # what yaml.safe_load does, with libyaml when present

@@ -13,13 +13,13 @@ import contextlib
 import json
 import math
 import os
-import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .atomic import write_atomic as _write_atomic
+from .small_files import UnfitFile, read_regular
 
 try:
     import fcntl
@@ -199,25 +199,12 @@ class ReadState:
 MAX_STATE_BYTES = 64 * 1024 * 1024
 """A state file larger than this is not read (it is moved aside like a corrupt one)."""
 
-_OPEN_FLAGS = (
-    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-)
-
 
 def _read(path: Path) -> dict[str, ReviewMarks]:
-    # Non-blocking and checked, so a named pipe or a device put in its place
-    # cannot hang the reader at start-up.
-    fd = os.open(path, _OPEN_FLAGS)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise StateError("not a regular file")
-        if info.st_size > MAX_STATE_BYTES:
-            raise StateError(f"larger than {MAX_STATE_BYTES // (1024 * 1024)} MB")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_STATE_BYTES + 1)
-    finally:
-        os.close(fd)
+        data = read_regular(path, MAX_STATE_BYTES)
+    except UnfitFile as exc:
+        raise StateError(str(exc)) from exc
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, and ints past the digit limit

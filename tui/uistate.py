@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import stat
 from pathlib import Path
 
 from .atomic import write_atomic as _write_atomic
+from .small_files import read_regular
 
 FORMAT = "prdigest-tui/ui"
 MAX_BYTES = 64 * 1024
@@ -23,12 +22,7 @@ def load(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return {}
-            data = handle.read(MAX_BYTES + 1)
-        doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
+        doc = json.loads(read_regular(path, MAX_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return {}
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:

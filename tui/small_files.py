@@ -1,0 +1,46 @@
+"""Reading the reader's own small files (state, config, UI choices).
+
+Opened without blocking and checked before reading, so a named pipe or a
+device put in a file's place cannot hang the reader at start-up, and a huge
+file is refused rather than read into memory.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+OPEN_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+class UnfitFile(OSError):
+    """Not a regular file, or larger than allowed: the message says which."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unfit file"
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at `path`, if it holds at most `limit` bytes."""
+    fd = os.open(path, OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnfitFile("not a regular file")
+        if info.st_size > limit:
+            raise UnfitFile(f"larger than {_size(limit)}")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # grew between the check and the read
+        raise UnfitFile(f"larger than {_size(limit)}")
+    return data
+
+
+def _size(limit: int) -> str:
+    mib = 1024 * 1024
+    return f"{limit // mib} MB" if limit >= mib else f"{limit // 1024} KB"
