@@ -9,8 +9,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from .. import words
-from ..model import ALL_TAG, UNREAD_TAG
+from ..filters import tag_label
 from .fitted_list import FittedList, to_content, wrapped
 
 
@@ -19,14 +18,6 @@ class TagCount:
     tag: str
     unread: int
     total: int
-
-
-def _label(tag: str) -> str:
-    if tag == ALL_TAG:
-        return words.ALL
-    if tag == UNREAD_TAG:
-        return words.UNREAD
-    return f"#{tag}"
 
 
 class TagList(FittedList):
@@ -70,7 +61,7 @@ class TagList(FittedList):
         for count in self.counts:
             option = self._built.get((count, width))
             if option is None:
-                label = [(_label(count.tag), "bold" if count.unread else "")]
+                label = [(tag_label(count.tag), "bold" if count.unread else "")]
                 figure = [(f"{count.unread:,}/{count.total:,}", "$accent" if count.unread else "$text-muted")]
                 option = Option(to_content(wrapped(label, width, 2, figure)), id=count.tag)
             built[(count, width)] = option
