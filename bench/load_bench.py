@@ -20,7 +20,7 @@ median of the runs is shown with its ratio to libyaml load:
   marshal hand-over and the decoding in this (the UI) process included.
 
 The garbage collector is off in every case, as in the parse workers and
-`first_load`.
+the app's start-up.
 """
 
 from __future__ import annotations

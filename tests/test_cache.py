@@ -15,7 +15,7 @@ import pytest
 
 from tui.app import PrDigestApp
 from tui.cache import FORMAT, VERSION, ParseCache
-from tui.loading import SYNC_FILES, first_load, first_part, from_cache, parse_in_background
+from tui.loading import SYNC_FILES, first_part, from_cache, parse_in_background
 from tui.model import ALL_TAG
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
@@ -26,6 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def review_yaml(title: str, focus: str = "f1") -> str:
     return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - {focus}\n"
+
+
+def first_load(paths: list[Path], cache: ParseCache) -> tuple[dict, list[Path], list]:
+    """What the app has before parsing in the background: the first part, then
+    the cache's answers for the rest (`load_rest`); and what is left to parse."""
+    shown, rest, missing = first_part(paths, cache)
+    cached, misses = from_cache(rest, cache)
+    return {**shown, **cached}, misses, missing
 
 
 def corpus(tmp_path: Path, files: int) -> Path:

@@ -48,20 +48,6 @@ FLUSH_S = 0.15
 """Hand parsed files to the app at most this often, so it re-indexes a few times, not per file."""
 
 
-def first_load(
-    paths: list[Path], cache: ParseCache
-) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
-    """Everything the cache answers plus the first `SYNC_FILES` others, parsed
-    here; then the files left to parse, and the paths that do not exist."""
-    with _collector_off():
-        files, missing = discover(paths)
-        cache.load()
-        hits, misses = _from_cache(files, cache)
-        now, later = misses[:SYNC_FILES], misses[SYNC_FILES:]
-        hits.update(_parse_now(now, cache))
-        return hits, later, missing
-
-
 def first_part(
     paths: list[Path], cache: ParseCache
 ) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
