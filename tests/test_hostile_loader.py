@@ -10,7 +10,6 @@ properties over generated entries.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import shutil
@@ -32,6 +31,7 @@ from fuzz_loader import (
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from privileges import unprivileged
 
 from tui.cli import main as cli_main
 from tui.loader import (
@@ -68,22 +68,6 @@ def write(path: Path, content: str | bytes) -> Path:
 
 def valid(path: Path, title: str | None = None) -> Path:
     return write(path, VALID.format(title=title or path.stem))
-
-
-@contextlib.contextmanager
-def unprivileged() -> Iterator[None]:
-    """Run the block as `nobody`: root reads files whatever their permissions,
-    so a permission test run as root would prove nothing."""
-    if os.geteuid() != 0:
-        yield
-        return
-    os.setegid(65534)
-    os.seteuid(65534)
-    try:
-        yield
-    finally:
-        os.seteuid(0)
-        os.setegid(0)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ Real state files and real processes; `kill -9` is a real SIGKILL.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
@@ -17,13 +16,13 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from deadline import deadline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from privileges import unprivileged
 
 from tui.model import Item, Location, Review, compare
 from tui.state import FORMAT, VERSION, ReadState
@@ -293,21 +292,6 @@ def test_any_state_file_loads_or_is_moved_aside(data: bytes) -> None:
 
 
 # -- a state folder that cannot be written -----------------------------------------------------
-
-
-@contextlib.contextmanager
-def unprivileged() -> Iterator[None]:
-    """As `nobody`: root writes anywhere, so a permission test run as root proves nothing."""
-    if os.geteuid() != 0:
-        yield
-        return
-    os.setegid(65534)
-    os.seteuid(65534)
-    try:
-        yield
-    finally:
-        os.seteuid(0)
-        os.setegid(0)
 
 
 def test_a_read_only_state_folder_keeps_marks_in_memory(tmp_path: Path) -> None:

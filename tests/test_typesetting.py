@@ -36,6 +36,7 @@ from itertools import pairwise
 
 import pytest
 from rich.cells import cell_len, split_graphemes
+from wrapped_lines import place, text_of
 
 from tui.loader import load_file
 from tui.locations import bundled_entries
@@ -71,10 +72,6 @@ WRAP = _implementation()
 # -- the rules ----------------------------------------------------------------------------
 
 
-def text_of(line: Line) -> str:
-    return "".join(text for text, _ in line)
-
-
 def cluster_starts(source: str) -> set[int]:
     """Offsets where a grapheme cluster starts (Rich's clusters, flags paired)."""
     spans = []
@@ -102,24 +99,6 @@ def is_narrow(char: str) -> bool:
     if char in " \n\t—―\u200d" or "\U0001f1e6" <= char <= "\U0001f1ff":
         return False
     return cell_len(char) <= 1
-
-
-def place(source: str, lines: list[Line]) -> list[tuple[int, int]]:
-    """Where each line sits in `source`; only spaces and line breaks may lie between lines."""
-    out = []
-    pos = 0
-    for line in lines:
-        text = text_of(line)
-        start = pos
-        while not source.startswith(text, start):
-            assert start < len(source) and source[start] in " \n", (
-                f"text lost between lines at {pos}: {source[pos : start + 10]!r} / next line {text!r}"
-            )
-            start += 1
-        out.append((start, start + len(text)))
-        pos = start + len(text)
-    assert source[pos:].strip(" \n") == "", f"text lost at the end: {source[pos:]!r}"
-    return out
 
 
 def glued_before(source: str, pos: int) -> int:

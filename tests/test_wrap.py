@@ -8,6 +8,7 @@ from functools import cache
 
 import pytest
 from rich.cells import cell_len
+from wrapped_lines import place, text_of
 
 from tui.loader import load_file
 from tui.locations import bundled_entries
@@ -43,28 +44,6 @@ def chars_of(runs: list[Run] | tuple[Run, ...] | Line) -> list[tuple[str, Hashab
     return [(char, style) for text, style in runs for char in text]
 
 
-def text_of(line: Line) -> str:
-    return "".join(text for text, _ in line)
-
-
-def spans(source: str, lines: list[Line]) -> list[tuple[int, int]]:
-    """Where each line sits in `source`; only whitespace may lie between lines."""
-    out = []
-    pos = 0
-    for line in lines:
-        text = text_of(line)
-        start = pos
-        while not source.startswith(text, start):
-            assert start < len(source) and source[start] in " \n", (
-                f"text lost between lines at {pos}: {source[pos : start + 10]!r} / next line {text!r}"
-            )
-            start += 1
-        out.append((start, start + len(text)))
-        pos = start + len(text)
-    assert source[pos:].strip(" \n") == "", f"text lost at the end: {source[pos:]!r}"
-    return out
-
-
 def clusters(source: str) -> list[tuple[int, int, int]]:
     """Latin words (any run of narrow non-space characters) as (start, end, width with the
     punctuation glued to them); the glued width is what must fit on a line."""
@@ -94,7 +73,7 @@ def test_digest_at_every_width(width: int) -> None:
     for runs in digest_runs():
         source = "".join(text for text, _ in runs)
         lines = wrap(runs, width)
-        where = spans(source, lines)
+        where = place(source, lines)
         texts = [text_of(line) for line in lines]
         for index, text in enumerate(texts):
             if width == 1 and len(text) == 1:
@@ -210,7 +189,7 @@ def test_zero_and_negative_widths_do_not_raise(width: int) -> None:
     for runs in digest_runs()[:5]:
         lines = wrap(runs, width)
         source = "".join(text for text, _ in runs)
-        spans(source, lines)
+        place(source, lines)
         assert all(len(text_of(line)) <= 1 for line in lines)
 
 
