@@ -442,15 +442,23 @@ class PrDigestApp(App[None]):
             stale=self.library.is_stale(review),
         )
 
-    def _refresh_all(self, fallback: int = 0) -> None:
+    def _refresh_all(self, fallback: int = 0, *, relist: bool = True) -> None:
         """Redraw from the model and state. A review or tag that is gone is
-        replaced by a neighbour: the row at `fallback` in the list."""
+        replaced by a neighbour: the row at `fallback` in the list. With
+        `relist` False (only marks changed, and no filter depends on them) the
+        same reviews stay listed and only their rows and the review are redrawn."""
         if self.current_key not in self.library.by_key:
             self.set_reactive(PrDigestApp.current_key, None)
+            relist = True
         if self.current_tag not in (ALL_TAG, UNREAD_TAG) and self.current_tag not in self.library.tags:
             self.set_reactive(PrDigestApp.current_tag, ALL_TAG)
+            relist = True
         self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
-        self._refresh_list(fallback)
+        if relist:
+            self._refresh_list(fallback)
+        else:
+            self.query_one(ReviewList).redraw_rows()
+            self._refresh_review()
         self._refresh_status()
 
     def _refresh_list(self, fallback: int = 0) -> None:
@@ -1002,13 +1010,7 @@ class PrDigestApp(App[None]):
         reviews, filtering and re-listing them was most of what a mark cost).
         """
         self.state.save()
-        if marks_narrow(self.filters) or self.current_key not in self.library.by_key:
-            self._refresh_all()
-        else:
-            self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
-            self.query_one(ReviewList).redraw_rows()
-            self._refresh_review()
-            self._refresh_status()
+        self._refresh_all(relist=marks_narrow(self.filters))
         self._warn()
 
     def _warn(self) -> None:
