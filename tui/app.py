@@ -695,8 +695,16 @@ class PrDigestApp(App[None]):
     # -- moving ------------------------------------------------------------------
 
     def _focus_pane(self, pane: str) -> None:
+        """Focus now, so the focus and what the key changed show in one frame;
+        but a pane that the narrow layout shows only once `-reading` is applied,
+        or one under another screen, is focused after the next refresh."""
         self.pane = pane
-        self.call_after_refresh(self.query_one(f"#{pane}").focus)
+        widget = self.query_one(f"#{pane}")
+        main = self.screen_stack[0]
+        if self.screen is main and not main.has_class("-narrow"):
+            main.set_focus(widget)
+        else:
+            self.call_after_refresh(widget.focus)
 
     def _go_to(self, key: str) -> None:
         """Select the review `key` in the list (it must be listed) and show it now."""

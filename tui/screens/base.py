@@ -9,8 +9,10 @@ show as remapped.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
+from textual import events
 from textual.binding import ActiveBinding
 from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
@@ -44,6 +46,20 @@ class MainScreen(TranslatedBindings, Screen[None]):
     # default), though the widgets whose :focus style changed refresh themselves.
     # On this screen focus moves with every enter and escape.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        """Draw a key's whole effect in one frame. Each widget the App refreshed
+        while answering a key (the list, the review, the key bar, the scrollbars
+        whose colours a focus change re-sets) tells this screen from its own
+        task, and the first of them to arrive makes the screen idle: Textual
+        then draws at once, and whatever arrives after waits for a frame that
+        its timer puts 17-33 ms later. Two turns of the event loop let them all
+        arrive before the frame (one was not enough for the scrollbars).
+        (Overrides a private Textual method; textual is pinned exactly, and
+        tests/test_frames.py fails if a key takes two frames again.)"""
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        await super()._on_idle(event)
 
 
 class TranslatedModal(TranslatedBindings, ModalScreen[None]):

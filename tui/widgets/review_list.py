@@ -31,6 +31,7 @@ from ..model import Review
 from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
 from .scrolling import set_virtual_size
+from .to_app import post_to_app
 
 ROW_HEIGHT = 2
 
@@ -308,7 +309,7 @@ class ReviewList(ScrollView, can_focus=True):
     def watch_highlighted(self, old: int | None, new: int | None) -> None:
         self._reveal()
         self.refresh()
-        self.post_message(self.Chosen(self.key))
+        post_to_app(self, self.Chosen(self.key))
 
     def _reveal(self) -> None:
         if self.highlighted is None:
@@ -337,7 +338,7 @@ class ReviewList(ScrollView, can_focus=True):
     def action_open(self) -> None:
         key = self.key
         if key is not None:
-            self.post_message(self.Opened(key))
+            post_to_app(self, self.Opened(key))
 
     def on_click(self, event: events.Click) -> None:
         index = (self.scroll_offset.y + event.y) // ROW_HEIGHT

@@ -34,6 +34,7 @@ from ..search import MATCH, split_runs
 from ..text import code_refs, code_spans
 from ..wrap import wrap
 from .scrolling import set_virtual_size
+from .to_app import post_to_app
 
 Runs = list[tuple[str, Hashable]]
 
@@ -508,7 +509,7 @@ class ReviewView(ScrollView, can_focus=True):
             self.app.bell()
             return
         item = self.checklist[self.cursor]
-        self.post_message(self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+        post_to_app(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
     def on_click(self, event: events.Click) -> None:
         """A click on an item's box toggles it; elsewhere on the item moves the cursor."""

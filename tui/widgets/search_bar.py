@@ -11,6 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from .. import words
+from .to_app import post_to_app
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -62,11 +63,11 @@ class SearchBar(Horizontal):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         if self.display:
-            self.post_message(self.Changed(event.value))
+            post_to_app(self, self.Changed(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.post_message(self.Submitted(event.value))
+        post_to_app(self, self.Submitted(event.value))
 
     def action_cancel(self) -> None:
-        self.post_message(self.Cancelled())
+        post_to_app(self, self.Cancelled())

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from ..filters import tag_label
 from .fitted_list import FittedList, to_content, wrapped
+from .to_app import post_to_app
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,9 @@ class TagList(FittedList):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
         if event.option.id is not None:
-            self.post_message(self.Chosen(event.option.id))
+            post_to_app(self, self.Chosen(event.option.id))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            self.post_message(self.Opened(event.option.id))
+            post_to_app(self, self.Opened(event.option.id))

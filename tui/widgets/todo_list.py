@@ -28,6 +28,7 @@ from ..model import Item, Review
 from ..search import shown
 from ..wrap import truncate
 from .scrolling import set_virtual_size
+from .to_app import post_to_app
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,12 @@ class TodoList(ScrollView, can_focus=True):
             self.app.bell()
             return
         done = row.item.key in self.checked(row.review)
-        self.post_message(self.Toggled(row.review.key, row.item.key, not done))
+        post_to_app(self, self.Toggled(row.review.key, row.item.key, not done))
 
     def action_go(self) -> None:
         row = self.current
         if row is not None and row.item is not None:
-            self.post_message(self.Go(row.review.key, row.item.key))
+            post_to_app(self, self.Go(row.review.key, row.item.key))
 
     def on_click(self, event: events.Click) -> None:
         index = self.scroll_offset.y + event.y
