@@ -9,7 +9,6 @@ undone in `tui.undo`, the config read in `tui.config`: here they are wired.
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -25,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, config, uistate, words
+from . import __version__, collector, config, uistate, words
 from .cache import ParseCache, stamp
 from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
 from .files import plan_reload, split_roots
@@ -260,10 +259,7 @@ class PrDigestApp(App[None]):
                 self.loading = None
                 self._refresh_status()
         finally:
-            # Loaded reviews live until quit: keep the collector from walking them
-            # again and again; and turn it on (`tui.cli.run` starts with it off).
-            gc.freeze()
-            gc.enable()
+            collector.on_after_loading()  # `tui.cli.run` starts with it off
         self._save_cache()
         if self.watching:
             # After the frame that shows what was just loaded: the watcher's first

@@ -8,13 +8,12 @@ Textual is imported only when the reader is opened, so `check`, `export` and
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, words
+from . import __version__, collector, words
 
 
 def _language(arg: str | None) -> str:
@@ -168,9 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    # Start-up builds many long-lived objects (Textual's styles and widgets, the
-    # library) and little garbage, so collections during it only cost time: ~25 ms
-    # of the first paint here. The reader turns the collector back on once its
-    # files are loaded (PrDigestApp.load_rest); check and export end first.
-    gc.disable()
+    # The reader turns the collector back on once its files are loaded
+    # (PrDigestApp.load_rest); check and export end first.
+    collector.off_for_start_up()
     sys.exit(main())

@@ -1,0 +1,90 @@
+"""The garbage collector's full collections run after a frame, not inside a key."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app_helpers import make_app
+from tui import collector
+
+
+@pytest.fixture(autouse=True)
+def restored_collector() -> Iterator[None]:
+    threshold, enabled = gc.get_threshold(), gc.isenabled()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+    (gc.enable if enabled else gc.disable)()
+    collector._scheduled = False
+
+
+def young_collections_until_a_full_one_is_due() -> None:
+    """Cyclic garbage until CPython has run FULL_EVERY generation-1 collections
+    since its last full one (its own full collections are held off meanwhile)."""
+    deadline = time.monotonic() + 10
+    while gc.get_count()[2] < collector.FULL_EVERY:
+        assert time.monotonic() < deadline
+        for _ in range(500):
+            a: list[object] = []
+            a.append(a)
+
+
+def test_due_once_until_collected() -> None:
+    collector.on_after_loading()
+    assert gc.isenabled() and gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+    gc.collect()
+    assert not collector.full_due()
+    young_collections_until_a_full_one_is_due()
+    assert collector.full_due()
+    assert not collector.full_due()  # scheduled already: once is enough
+    collector.collect_full()
+    assert gc.get_count()[2] == 0
+    assert not collector.full_due()
+
+
+def test_never_due_while_the_collector_is_off() -> None:
+    """Start-up: the collector stays off until loading ends."""
+    collector.on_after_loading()
+    young_collections_until_a_full_one_is_due()
+    gc.disable()
+    assert not collector.full_due()
+
+
+async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    events: list[str] = []
+    display = app._display
+
+    def recording(screen: object, renderable: object) -> None:
+        if renderable is not None:
+            events.append("frame")
+        display(screen, renderable)
+
+    def on_collection(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            events.append("full collection")
+
+    app._display = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        deadline = time.monotonic() + 10
+        while not gc.isenabled():  # on once loading ends
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.02)
+        await pilot.pause()
+        assert gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+        young_collections_until_a_full_one_is_due()
+        gc.callbacks.append(on_collection)
+        try:
+            events.clear()
+            await pilot.press("j")
+            await pilot.pause()
+        finally:
+            gc.callbacks.remove(on_collection)
+        assert events[:2] == ["frame", "full collection"], events
+        assert gc.get_count()[2] < collector.FULL_EVERY
