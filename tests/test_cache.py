@@ -379,3 +379,14 @@ def test_a_warm_start_does_not_import_the_parser(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_start_up_imports_no_palette_providers_and_no_hashlib() -> None:
+    """The palette's providers load when it first opens, and digests are only
+    computed when a file is parsed: neither is imported for the first frame."""
+    code = (
+        "import sys\nimport tui.cli, tui.app\n"
+        "print(sorted(m for m in sys.modules if m in ('tui.commands', 'hashlib')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -26,7 +26,6 @@ from textual.screen import Screen
 
 from . import __version__, collector, config, uistate, words
 from .cache import ParseCache, stamp
-from .commands import ActionCommands, PaletteAction, PaletteTag, ReviewCommands, TagCommands
 from .files import plan_reload, split_roots
 from .filters import Filters, labels, marks_narrow, select, tag_label
 from .loading import first_part, from_cache, parse_in_background
@@ -55,6 +54,9 @@ from .widgets.status_bar import StatusBar
 from .widgets.tag_list import TagCount, TagList
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
+    from textual.command import Provider
+
+    from .commands import PaletteAction, PaletteTag
     from .widgets.todo_list import TodoList
 
 NARROW = 72
@@ -66,6 +68,26 @@ RELOAD_CHUNK = 64
 """Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
 
 
+# The palette's providers are imported when it first opens (Textual takes a
+# callable returning a provider class): start-up does not need them.
+def _reviews_provider() -> type[Provider]:
+    from .commands import ReviewCommands
+
+    return ReviewCommands
+
+
+def _tags_provider() -> type[Provider]:
+    from .commands import TagCommands
+
+    return TagCommands
+
+
+def _actions_provider() -> type[Provider]:
+    from .commands import ActionCommands
+
+    return ActionCommands
+
+
 def _binding(key: str, action: str, description: str, id: str, tooltip: str, **kw: object) -> Binding:
     return Binding(key, action, description, id=id, tooltip=tooltip, **kw)  # type: ignore[arg-type]
 
@@ -73,7 +95,7 @@ def _binding(key: str, action: str, description: str, id: str, tooltip: str, **k
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
-    COMMANDS = App.COMMANDS | {ReviewCommands, TagCommands, ActionCommands}
+    COMMANDS = App.COMMANDS | {_reviews_provider, _tags_provider, _actions_provider}
 
     # Descriptions here are the English fallback: the key bar and key panel show
     # `words.binding_text(id)` in the UI's language (see tui/screens/base.py).
@@ -232,8 +254,7 @@ class PrDigestApp(App[None]):
             if update.problems:
                 problems[path] = update.problems
         self.library = Library.build({path: u.reviews for path, u in hits.items()}, problems)
-        self._refresh_all()
-        self.query_one(ReviewList).focus()
+        self._refresh_all()  # the review list has focus: MainScreen.AUTO_FOCUS
         self._warn()
         # After the first frame: starting parse workers or the watcher (which
         # imports anyio) before it would only delay what the reader sees.
@@ -979,10 +1000,14 @@ class PrDigestApp(App[None]):
         return self.library.reviews
 
     def palette_tags(self) -> list[PaletteTag]:
+        from .commands import PaletteTag
+
         return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in self._tag_counts()]
 
     def palette_actions(self) -> list[PaletteAction]:
         """Every app action with a key, by its name in the UI's language."""
+        from .commands import PaletteAction
+
         out = []
         for binding in self.BINDINGS:
             if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):

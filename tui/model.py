@@ -6,7 +6,6 @@ asks it questions (which reviews are under this tag? in what order?).
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,8 @@ UNREAD_TAG = "\x00unread"
 
 
 def digest(text: str) -> str:
+    import hashlib  # here: start-up from the parse cache needs no digest (~1 ms to import)
+
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
