@@ -222,49 +222,23 @@ class PrDigestApp(App[None]):
     # -- config, keymap, theme ----------------------------------------------------
 
     @classmethod
-    def binding_owners(cls) -> tuple[type, ...]:
-        from .screens.problems import ProblemsScreen
-        from .screens.todo import TodoScreen
-        from .widgets.todo_list import TodoList
-
-        return (cls, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
-
-    @classmethod
     def binding_ids(cls) -> set[str]:
-        """Every binding id a keymap may name."""
-        return {
-            binding.id
-            for owner in cls.binding_owners()
-            for binding in owner.BINDINGS
-            if isinstance(binding, Binding) and binding.id
-        }
+        """Every binding id a keymap may name: the app's and every widget's and screen's."""
+        from .keymap import binding_ids, binding_owners
 
-    @classmethod
-    def keymap_clashes(cls, keymap: dict[str, str]) -> list[tuple[str, list[str]]]:
-        """Keys a keymap gives to two actions of one widget (or of the app): (key, ids).
-        Textual would silently drop one of them."""
-        clashes = []
-        for owner in cls.binding_owners():
-            by_key: dict[str, list[str]] = {}
-            for binding in owner.BINDINGS:
-                if not isinstance(binding, Binding) or not binding.id:
-                    continue
-                keys = keymap.get(binding.id, binding.key)
-                for bound in Binding.make_bindings([Binding(keys, binding.action)]):
-                    by_key.setdefault(bound.key, []).append(binding.id)
-            for key, ids in by_key.items():
-                if len(ids) > 1 and any(i in keymap for i in ids):
-                    clashes.append((key, ids))
-        return clashes
+        return binding_ids(binding_owners(cls))
 
     def _apply_config(self) -> None:
         """Read the user's config; every problem in it is a warning, never fatal."""
         if self.config_path is None or not os.path.lexists(self.config_path):
             return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
-        loaded = config.load(self.config_path, self.binding_ids())
+        from .keymap import binding_ids, binding_owners, keymap_clashes
+
+        owners = binding_owners(type(self))
+        loaded = config.load(self.config_path, binding_ids(owners))
         for warning in loaded.warnings:
             self.notify(warning, title=words.CONFIG, severity="warning", timeout=12, markup=False)
-        for key, ids in self.keymap_clashes(loaded.keymap):
+        for key, ids in keymap_clashes(owners, loaded.keymap):
             self._report_clash(key, ids)
         if loaded.keymap:
             self.keymap = loaded.keymap
