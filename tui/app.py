@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, work
-from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
@@ -58,6 +57,7 @@ if TYPE_CHECKING:  # imported where used: start-up does not need them
     from textual.command import Provider
 
     from .commands import PaletteAction, PaletteTag
+    from .external import CopyTurn
     from .widgets.todo_list import TodoList
 
 NARROW = 72
@@ -129,7 +129,7 @@ class PrDigestApp(App[None]):
         self.search_index = SearchIndex()
         self.undo_marks = ReadUndo()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
-        self._copy_turn: tuple[str, str, int] | None = None  # review, item, ref index last copied
+        self._copy_turn: CopyTurn | None = None  # what `c` copied last: again, the next ref
         self._clashes: set[frozenset[str]] = set()
         self._stop_watch = asyncio.Event()
         self._pending: set[Path] = set()
@@ -782,86 +782,28 @@ class PrDigestApp(App[None]):
     # -- other programs ----------------------------------------------------------
 
     def action_open_pr(self) -> None:
-        from . import external
+        from . import handover
 
-        review = self._current_review()
-        url = review.link if review else None
-        if not url:
-            self.notify(words.NO_LINK, severity="warning", timeout=4, markup=False)
-        elif not external.openable(url):
-            self.notify(words.BAD_LINK.format(url=url), severity="warning", timeout=6, markup=False)
-        else:
-            self.open_url(url)
-            self.notify(words.OPENING.format(url=url), timeout=3, markup=False)
+        handover.open_pr(self, self._current_review())
 
     def action_copy(self) -> None:
         """In the review pane: the code ref of the item under the cursor (again:
         its next ref). Elsewhere, or with no ref there: the PR URL."""
-        from . import external
+        from . import handover
 
         review = self._current_review()
-        text = None
         view = self.query_one(ReviewView)
         item = view.cursor_item if self.pane == "review" and review is not None else None
-        refs = external.refs(item) if item is not None else []
-        if review is not None and item is not None and refs:
-            turn = self._copy_turn
-            index = turn[2] + 1 if turn and turn[:2] == (review.key, item.key) else 0
-            index %= len(refs)
-            self._copy_turn = (review.key, item.key, index)
-            text = refs[index]
-        elif review is not None and review.link:
-            text = review.link
-        if text is None:
-            self.notify(words.NOTHING_TO_COPY, severity="warning", timeout=4, markup=False)
-            return
-        self.copy_to_clipboard(text)
-        self.notify(words.COPIED.format(text=text), timeout=3, markup=False)
+        self._copy_turn = handover.copy(self, review, item, self._copy_turn)
 
     def action_edit(self) -> None:
-        """The review's entry file in $VISUAL / $EDITOR, at its line; the app is
-        suspended meanwhile, and hot reload picks up what was saved."""
-        from . import external
+        from . import handover
 
         review = self._current_review()
         if review is None:
             self.bell()
             return
-        path, line = review.location.path, review.location.line
-        if not path.is_file():
-            self.notify(words.NO_FILE.format(path=path), severity="warning", timeout=6, markup=False)
-            return
-        command = external.editor_command(os.environ, path, line)
-        try:
-            with self._handed_over():
-                result = subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            self.notify(words.CANNOT_SUSPEND, severity="warning", timeout=6, markup=False)
-            return
-        except OSError as exc:
-            self.notify(
-                words.EDITOR_FAILED.format(editor=command[0], error=exc.strerror or exc),
-                severity="error",
-                timeout=8,
-                markup=False,
-            )
-            return
-        if result.returncode:
-            self.notify(
-                words.EDITOR_EXIT.format(editor=command[0], code=result.returncode),
-                severity="warning",
-                timeout=6,
-                markup=False,
-            )
-
-    def _handed_over(self) -> object:
-        """The terminal handed to another program: `App.suspend()`. Headless (in
-        tests) there is no terminal to hand over, so the program just runs."""
-        if self.is_headless:
-            import contextlib
-
-            return contextlib.nullcontext()
-        return self.suspend()
+        handover.edit(self, review)
 
     # -- screens -----------------------------------------------------------------
 
