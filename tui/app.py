@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, collector, config, uistate, words
+from . import __version__, collector, config, presenting, uistate, words
 from .bindings import APP_BINDINGS
 from .cache import ParseCache, stamp
 from .files import plan_reload, split_roots
@@ -35,11 +35,8 @@ from .model import (
     UNREAD_TAG,
     FileUpdate,
     Library,
-    LibraryChanges,
     Problem,
     Review,
-    ReviewChanges,
-    compare,
 )
 from .screens.base import MainScreen
 from .search import SearchIndex
@@ -47,11 +44,11 @@ from .state import ReadState
 from .undo import ReadUndo
 from .widgets.filter_bar import FilterBar
 from .widgets.key_bar import KeyBar
-from .widgets.review_list import ReviewList, ReviewRow
+from .widgets.review_list import ReviewList
 from .widgets.review_view import ReviewView
 from .widgets.search_bar import SearchBar
 from .widgets.status_bar import StatusBar
-from .widgets.tag_list import TagCount, TagList
+from .widgets.tag_list import TagList
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
     from textual.command import Provider
@@ -281,38 +278,7 @@ class PrDigestApp(App[None]):
     # -- data down ---------------------------------------------------------------
 
     def _checked(self, review: Review) -> frozenset[str]:
-        """Checked item keys of every section; a check made on other text does not count."""
-        marked = self.state.checked(review.key)
-        if not marked:
-            return marked  # nothing checked: no need to hash the items
-        digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
-        return self.state.checked(review.key, digests)
-
-    def _changes(self, review: Review) -> ReviewChanges | None:
-        """What changed since the reader read or checked this review, if anything."""
-        if not self.state.touched(review.key):
-            return None
-        seen = self.state.seen(review.key)
-        if seen is None:
-            return None
-        return compare(seen, review) or None
-
-    def _tag_counts(self) -> list[TagCount]:
-        """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
-        read_per_tag: dict[str, int] = {}
-        read_all = 0
-        for key in self.state.read_keys():
-            review = self.library.by_key.get(key)
-            if review is None:
-                continue
-            read_all += 1
-            for tag in review.tags:
-                read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
-        total = len(self.library.reviews)
-        counts = [TagCount(ALL_TAG, total - read_all, total), TagCount(UNREAD_TAG, total - read_all, total)]
-        for tag, reviews in self.library.tags.items():
-            counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
-        return counts
+        return presenting.checked(self.state, review)
 
     @property
     def filters(self) -> Filters:
@@ -337,17 +303,8 @@ class PrDigestApp(App[None]):
             keep=self.current_key,
         )
 
-    def _row(self, review: Review) -> ReviewRow:
-        checked = self._checked(review)
-        done = sum(1 for item in review.checklist if item.key in checked)
-        return ReviewRow(
-            review,
-            self.state.is_read(review.key),
-            done,
-            len(review.checklist),
-            updated=self._changes(review) is not None,
-            stale=self.library.is_stale(review),
-        )
+    def _row(self, review: Review) -> presenting.ReviewRow:
+        return presenting.review_row(self.library, self.state, review)
 
     def _refresh_all(self, fallback: int = 0, *, relist: bool = True) -> None:
         """Redraw from the model and state. A review or tag that is gone is
@@ -360,7 +317,7 @@ class PrDigestApp(App[None]):
         if self.current_tag not in (ALL_TAG, UNREAD_TAG) and self.current_tag not in self.library.tags:
             self.set_reactive(PrDigestApp.current_tag, ALL_TAG)
             relist = True
-        self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
+        self.query_one(TagList).show_counts(presenting.tag_counts(self.library, self.state), self.current_tag)
         if relist:
             self._refresh_list(fallback)
         else:
@@ -395,17 +352,15 @@ class PrDigestApp(App[None]):
             review,
             self._checked(review),
             self.state.is_read(review.key),
-            changes=self._changes(review),
+            changes=presenting.changes(self.state, review),
             stale=self.library.is_stale(review),
         )
 
     def _refresh_status(self) -> None:
-        read = sum(1 for key in self.state.read_keys() if key in self.library.by_key)
-        unread = len(self.library.reviews) - read
         self.query_one(StatusBar).show(
             self.library.repos,
             len(self.library.reviews),
-            unread,
+            presenting.unread_count(self.library, self.state),
             len(self.library.all_problems()),
             self.loading,
         )
@@ -596,7 +551,11 @@ class PrDigestApp(App[None]):
         if changes:
             severity = "warning" if changes.problem_files else "information"
             self.notify(
-                describe_reload(changes), title=words.RELOADED, severity=severity, timeout=4, markup=False
+                presenting.describe_reload(changes),
+                title=words.RELOADED,
+                severity=severity,
+                timeout=4,
+                markup=False,
             )
 
     # -- moving ------------------------------------------------------------------
@@ -635,7 +594,7 @@ class PrDigestApp(App[None]):
 
     def jump_to_tag(self, tag: str) -> None:
         self.current_tag = tag
-        self.query_one(TagList).show_counts(self._tag_counts(), tag)
+        self.query_one(TagList).show_counts(presenting.tag_counts(self.library, self.state), tag)
         self._focus_pane("reviews")
 
     def action_cycle_pane(self, step: int) -> None:
@@ -750,7 +709,7 @@ class PrDigestApp(App[None]):
         if review is None:
             self.bell()
             return
-        updated = self._changes(review) is not None
+        updated = presenting.changes(self.state, review) is not None
         read = updated or not self.state.is_read(review.key)
         self.undo_marks.record(self.state, [review.key])
         self.state.set_read(review.key, read)
@@ -834,7 +793,10 @@ class PrDigestApp(App[None]):
     def palette_tags(self) -> list[PaletteTag]:
         from .commands import PaletteTag
 
-        return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in self._tag_counts()]
+        return [
+            PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total)
+            for c in presenting.tag_counts(self.library, self.state)
+        ]
 
     def palette_actions(self) -> list[PaletteAction]:
         """Every app action with a key, by its name in the UI's language."""
@@ -885,17 +847,3 @@ def _runner(app: App[None], action: str) -> object:
         await app.run_action(action)
 
     return run
-
-
-def describe_reload(changes: LibraryChanges) -> str:
-    """What a reload did, in the UI's words."""
-    parts = []
-    if changes.updated:
-        parts.append(words.plural(words.RELOAD_UPDATED, len(changes.updated)))
-    if changes.added:
-        parts.append(words.CHANGE_ADDED_N.format(n=len(changes.added)))
-    if changes.removed:
-        parts.append(words.CHANGE_REMOVED_N.format(n=len(changes.removed)))
-    if changes.problem_files:
-        parts.append(words.plural(words.RELOAD_PROBLEM_FILES, len(changes.problem_files)))
-    return words.LIST_SEP.join(parts)
