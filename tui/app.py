@@ -27,7 +27,7 @@ from . import __version__, collector, config, presenting, uistate, words
 from .bindings import APP_BINDINGS
 from .cache import ParseCache, stamp
 from .files import plan_reload, split_roots
-from .filters import Filters, labels, marks_narrow, select, tag_label
+from .filters import Filters, labels, marks_narrow, select
 from .loading import first_part, from_cache, parse_in_background
 from .model import (
     ALL_TAG,
@@ -791,26 +791,14 @@ class PrDigestApp(App[None]):
         return self.library.reviews
 
     def palette_tags(self) -> list[PaletteTag]:
-        from .commands import PaletteTag
+        from .commands import palette_tags
 
-        return [
-            PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total)
-            for c in presenting.tag_counts(self.library, self.state)
-        ]
+        return palette_tags(presenting.tag_counts(self.library, self.state))
 
     def palette_actions(self) -> list[PaletteAction]:
-        """Every app action with a key, by its name in the UI's language."""
-        from .commands import PaletteAction
+        from .commands import palette_actions
 
-        out = []
-        for binding in self.BINDINGS:
-            if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):
-                continue
-            description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
-            key = self.key_for(binding.id) if binding.id else ""
-            help_text = f"{tooltip} ({key})" if key else tooltip
-            out.append(PaletteAction(description, help_text, _runner(self, binding.action)))
-        return out
+        return palette_actions(self.BINDINGS, self.key_for, self.run_action)
 
     def action_command_palette(self) -> None:
         """Textual's palette, its prompt in the UI's language."""
@@ -840,10 +828,3 @@ class PrDigestApp(App[None]):
         for warning in self.state.warnings:
             self.notify(warning, title=words.STATE, severity="warning", timeout=10, markup=False)
         self.state.warnings.clear()
-
-
-def _runner(app: App[None], action: str) -> object:
-    async def run() -> None:
-        await app.run_action(action)
-
-    return run
