@@ -25,8 +25,8 @@ from textual.screen import Screen
 
 from . import __version__, collector, config, presenting, uistate, words
 from .bindings import APP_BINDINGS
-from .cache import ParseCache, stamp
-from .files import plan_reload, split_roots
+from .cache import ParseCache
+from .files import split_roots
 from .filters import Filters, labels, marks_narrow, select
 from .loading import first_part, from_cache, parse_in_background
 from .model import (
@@ -61,9 +61,6 @@ NARROW = 72
 """Below this many columns one pane is shown at a time."""
 
 PANES = ("tags", "reviews", "review")
-
-RELOAD_CHUNK = 64
-"""Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
 
 
 # The palette's providers are imported when it first opens (Textual takes a
@@ -520,23 +517,16 @@ class PrDigestApp(App[None]):
     async def apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile
         are folded into the next round, so a burst becomes one or two refreshes."""
-        from .loader import load_updates  # the parser: not needed until a file changes
+        from .reloading import read_changes, remember  # the parser: not needed until a file changes
 
         self._applying = True
         try:
             while self._pending:
                 changed, self._pending = self._pending, set()
-                load, drop = plan_reload(changed, self.folders, self.files, self.library.files)
-                updates: dict[Path, FileUpdate | None] = load_updates([], drop)
-                for start in range(0, len(load), RELOAD_CHUNK):
-                    chunk = load[start : start + RELOAD_CHUNK]
-                    updates.update(await asyncio.to_thread(load_updates, chunk))
+                updates = await read_changes(changed, self.folders, self.files, self.library.files)
                 if updates:
                     self.apply_updates(updates)
-                    self.cache.forget(drop)
-                    for path, update in updates.items():
-                        if update is not None:
-                            self.cache.put(path, stamp(path), update)
+                    remember(self.cache, updates)
             self._save_cache()
         finally:
             self._applying = False
