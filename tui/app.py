@@ -28,16 +28,8 @@ from .bindings import APP_BINDINGS
 from .cache import ParseCache
 from .files import split_roots
 from .filters import Filters, labels, marks_narrow, select
-from .loading import first_part, from_cache, parse_in_background
-from .model import (
-    ALL_TAG,
-    SECTIONS,
-    UNREAD_TAG,
-    FileUpdate,
-    Library,
-    Problem,
-    Review,
-)
+from .loading import first_library, first_part, from_cache, parse_in_background
+from .model import ALL_TAG, SECTIONS, UNREAD_TAG, FileUpdate, Library, Review
 from .screens.base import MainScreen
 from .search import SearchIndex
 from .state import ReadState
@@ -157,13 +149,7 @@ class PrDigestApp(App[None]):
         self._apply_remembered_theme()
         self.state.load()
         hits, rest, missing = first_part(self.paths, self.cache)
-        problems: dict[Path, list[Problem]] = {}
-        for problem in missing:
-            problems.setdefault(problem.location.path, []).append(problem)
-        for path, update in hits.items():
-            if update.problems:
-                problems[path] = update.problems
-        self.library = Library.build({path: u.reviews for path, u in hits.items()}, problems)
+        self.library = first_library(hits, missing)
         self._refresh_all()  # the review list has focus: MainScreen.AUTO_FOCUS
         self._warn()
         # After the first frame: starting parse workers or the watcher (which
