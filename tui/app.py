@@ -29,7 +29,7 @@ from .cache import ParseCache
 from .files import split_roots
 from .filters import Filters, labels, marks_narrow, select
 from .loading import first_library, first_part, from_cache, parse_in_background
-from .model import ALL_TAG, SECTIONS, UNREAD_TAG, FileUpdate, Library, Review
+from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from .screens.base import MainScreen
 from .search import SearchIndex
 from .state import ReadState
@@ -439,13 +439,12 @@ class PrDigestApp(App[None]):
         self.jump_to_review(message.review_key, focus=True)
 
     def _set_checked(self, review_key: str, item_key: str, value: bool) -> None:
+        from . import marking
+
         review = self.library.by_key.get(review_key)
         if review is None:
             return
-        item = next((i for s in SECTIONS for i in review.items(s) if i.key == item_key), None)
-        self.state.set_checked(review.key, item_key, value, item.digest if item else None)
-        if self.state.seen(review.key) is None:
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.set_checked(self.state, review, item_key, value)
         self._save()
 
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
@@ -681,28 +680,24 @@ class PrDigestApp(App[None]):
 
     def action_toggle_read(self) -> None:
         """Toggle read; on a review updated since it was read, mark it read again."""
+        from . import marking
+
         review = self._current_review()
         if review is None:
             self.bell()
             return
-        updated = presenting.changes(self.state, review) is not None
-        read = updated or not self.state.is_read(review.key)
-        self.undo_marks.record(self.state, [review.key])
-        self.state.set_read(review.key, read)
-        if read:
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.toggle_read(self.state, self.undo_marks, review)
         self._save()
 
     def action_mark_all_read(self) -> None:
         """Mark every review listed (the tag's, as filtered) read."""
+        from . import marking
+
         reviews = [r for r in self.query_one(ReviewList).reviews if not self.state.is_read(r.key)]
         if not reviews:
             self.notify(words.ALREADY_READ, timeout=3, markup=False)
             return
-        self.undo_marks.record(self.state, [r.key for r in reviews])
-        for review in reviews:
-            self.state.set_read(review.key, True)
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.mark_read(self.state, self.undo_marks, reviews)
         self._save()
         self.notify(words.plural(words.MARKED_READ, len(reviews)), timeout=3, markup=False)
 
