@@ -1,9 +1,13 @@
-"""The App: bindings, layout and the wiring between model, state and widgets.
+"""The App: layout and the wiring between model, state and widgets.
 
 Widgets post messages up; the app answers them by changing state (and saving
 it) and by pushing fresh data down. Nothing below the app touches the disk.
-Searching and filtering are decided in `tui.search` and `tui.filters`, marks
-undone in `tui.undo`, the config read in `tui.config`: here they are wired.
+What to do is decided elsewhere and wired here: what the panes show in
+`tui.presenting`, searching and filtering in `tui.search` and `tui.filters`,
+what a mark does in `tui.marking` (undone in `tui.undo`), reading files in
+`tui.loading` and `tui.reloading`, the config in `tui.config` and
+`tui.keymap`, hand-offs to other programs in `tui.external` and
+`tui.handover`. The keys are listed in `tui.bindings`.
 """
 
 from __future__ import annotations
