@@ -78,8 +78,8 @@ async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path
 async def test_reload_notices_speak_the_ui_language(tmp_path: Path) -> None:
     from app_helpers import write_review
 
-    from tui.app import describe_reload
     from tui.model import LibraryChanges
+    from tui.presenting import describe_reload
 
     changes = LibraryChanges(updated=["a"], added=["b", "c"], removed=[], problem_files=[tmp_path])
     assert describe_reload(changes) == "1 review updated, 2 added, 1 file has a problem"

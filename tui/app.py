@@ -1,71 +1,62 @@
-"""The App: bindings, layout and the wiring between model, state and widgets.
+"""The App: layout and the wiring between model, state and widgets.
 
 Widgets post messages up; the app answers them by changing state (and saving
 it) and by pushing fresh data down. Nothing below the app touches the disk.
-Searching and filtering are decided in `tui.search` and `tui.filters`, marks
-undone in `tui.undo`, the config read in `tui.config`: here they are wired.
+What to do is decided elsewhere and wired here: what the panes show in
+`tui.presenting`, searching and filtering in `tui.search` and `tui.filters`,
+what a mark does in `tui.marking` (undone in `tui.undo`), reading files in
+`tui.loading` and `tui.reloading`, the config in `tui.config` and
+`tui.keymap`, hand-offs to other programs in `tui.external` and
+`tui.handover`. The keys are listed in `tui.bindings`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events, work
-from textual.app import App, ComposeResult, SuspendNotSupported, SystemCommand
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, collector, config, uistate, words
-from .cache import ParseCache, stamp
-from .files import plan_reload, split_roots
-from .filters import Filters, labels, marks_narrow, select, tag_label
-from .loading import first_part, from_cache, parse_in_background
-from .model import (
-    ALL_TAG,
-    SECTIONS,
-    UNREAD_TAG,
-    FileUpdate,
-    Library,
-    LibraryChanges,
-    Problem,
-    Review,
-    ReviewChanges,
-    compare,
-)
+from . import __version__, collector, config, presenting, uistate, words
+from .bindings import APP_BINDINGS
+from .cache import ParseCache
+from .files import split_roots
+from .filters import Filters, labels, marks_narrow, select
+from .loading import first_library, first_part, from_cache, parse_in_background
+from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from .screens.base import MainScreen
 from .search import SearchIndex
 from .state import ReadState
 from .undo import ReadUndo
 from .widgets.filter_bar import FilterBar
 from .widgets.key_bar import KeyBar
-from .widgets.review_list import ReviewList, ReviewRow
+from .widgets.review_list import ReviewList
 from .widgets.review_view import ReviewView
 from .widgets.search_bar import SearchBar
 from .widgets.status_bar import StatusBar
-from .widgets.tag_list import TagCount, TagList
+from .widgets.tag_list import TagList
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
     from textual.command import Provider
 
     from .commands import PaletteAction, PaletteTag
+    from .external import CopyTurn
     from .widgets.todo_list import TodoList
 
 NARROW = 72
 """Below this many columns one pane is shown at a time."""
 
 PANES = ("tags", "reviews", "review")
-
-RELOAD_CHUNK = 64
-"""Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
 
 
 # The palette's providers are imported when it first opens (Textual takes a
@@ -88,97 +79,12 @@ def _actions_provider() -> type[Provider]:
     return ActionCommands
 
 
-def _binding(key: str, action: str, description: str, id: str, tooltip: str, **kw: object) -> Binding:
-    return Binding(key, action, description, id=id, tooltip=tooltip, **kw)  # type: ignore[arg-type]
-
-
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
     COMMANDS = App.COMMANDS | {_reviews_provider, _tags_provider, _actions_provider}
 
-    # Descriptions here are the English fallback: the key bar and key panel show
-    # `words.binding_text(id)` in the UI's language (see tui/screens/base.py).
-    # The key bar keeps to the everyday keys; `x` and `n` join it while a filter or
-    # a search is on (see check_action). Every key is in the key panel (`?`) and,
-    # by name, in the command palette.
-    BINDINGS = [
-        _binding("q", "quit", "Quit", "quit", "Quit prdigest-tui"),
-        _binding(
-            "tab", "cycle_pane(1)", "Next pane", "pane.next", "Focus the next pane", show=False, priority=True
-        ),
-        _binding(
-            "shift+tab",
-            "cycle_pane(-1)",
-            "Previous pane",
-            "pane.previous",
-            "Focus the previous pane",
-            show=False,
-            priority=True,
-        ),
-        _binding("r", "toggle_read", "Read", "review.read", "Mark the selected review read or unread"),
-        _binding("u", "toggle_unread_only", "Unread only", "filter.unread", "Show only unread reviews"),
-        _binding("p", "show_problems", "Problems", "problems", "List problems found in entry files"),
-        _binding("question_mark", "toggle_keys", "Keys", "help", "Show or hide all keys", key_display="?"),
-        _binding("escape", "back", "Back", "back", "Back to the review list", show=False),
-        _binding("slash", "search", "Search", "search", "Search titles, text and code refs", show=False),
-        _binding("n", "next_match(1)", "Next match", "search.next", "Go to the next search match"),
-        _binding(
-            "N",
-            "next_match(-1)",
-            "Previous match",
-            "search.previous",
-            "Go to the previous search match",
-            show=False,
-        ),
-        _binding("v", "cycle_verdict", "Verdict", "filter.verdict", "Show one verdict only", show=False),
-        _binding(
-            "t",
-            "toggle_unchecked",
-            "Unchecked",
-            "filter.unchecked",
-            "Show only reviews with unchecked items",
-            show=False,
-        ),
-        _binding("x", "clear_filters", "Clear filter", "filter.clear", "Clear every filter and the search"),
-        _binding(
-            "right_square_bracket",
-            "next_unread(1)",
-            "Next unread",
-            "unread.next",
-            "Go to the next unread review, deep reads first",
-            show=False,
-        ),
-        _binding(
-            "left_square_bracket",
-            "next_unread(-1)",
-            "Previous unread",
-            "unread.previous",
-            "Go to the previous unread review",
-            show=False,
-        ),
-        _binding("R", "mark_all_read", "All read", "tag.read", "Mark every review listed read", show=False),
-        _binding("z", "undo", "Undo", "undo", "Undo the last marking (r or R)", show=False),
-        _binding(
-            "a", "show_todo", "To do", "actions", "All open actions and items, across reviews", show=False
-        ),
-        _binding(
-            "o", "open_pr", "Open PR", "pr.open", "Open the review's pull request in the browser", show=False
-        ),
-        _binding(
-            "c", "copy", "Copy", "copy", "Copy the code ref under the cursor, or the PR URL", show=False
-        ),
-        _binding("e", "edit", "Edit", "edit", "Open the review's entry file in $EDITOR", show=False),
-        _binding(
-            "ctrl+p",
-            "command_palette",
-            "palette",
-            "palette",
-            "Open the command palette",
-            show=False,
-            priority=True,
-        ),
-    ]
+    BINDINGS = APP_BINDINGS  # Textual reads them from the class; see tui/bindings.py
 
     # repaint=False: a reactive on the App repaints the whole screen when it
     # changes; the watchers below refresh just the panes the change touches.
@@ -213,7 +119,7 @@ class PrDigestApp(App[None]):
         self.search_index = SearchIndex()
         self.undo_marks = ReadUndo()
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
-        self._copy_turn: tuple[str, str, int] | None = None  # review, item, ref index last copied
+        self._copy_turn: CopyTurn | None = None  # what `c` copied last: again, the next ref
         self._clashes: set[frozenset[str]] = set()
         self._stop_watch = asyncio.Event()
         self._pending: set[Path] = set()
@@ -248,13 +154,7 @@ class PrDigestApp(App[None]):
         self._apply_remembered_theme()
         self.state.load()
         hits, rest, missing = first_part(self.paths, self.cache)
-        problems: dict[Path, list[Problem]] = {}
-        for problem in missing:
-            problems.setdefault(problem.location.path, []).append(problem)
-        for path, update in hits.items():
-            if update.problems:
-                problems[path] = update.problems
-        self.library = Library.build({path: u.reviews for path, u in hits.items()}, problems)
+        self.library = first_library(hits, missing)
         self._refresh_all()  # the review list has focus: MainScreen.AUTO_FOCUS
         self._warn()
         self._rest = rest
@@ -313,49 +213,23 @@ class PrDigestApp(App[None]):
     # -- config, keymap, theme ----------------------------------------------------
 
     @classmethod
-    def binding_owners(cls) -> tuple[type, ...]:
-        from .screens.problems import ProblemsScreen
-        from .screens.todo import TodoScreen
-        from .widgets.todo_list import TodoList
-
-        return (cls, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
-
-    @classmethod
     def binding_ids(cls) -> set[str]:
-        """Every binding id a keymap may name."""
-        return {
-            binding.id
-            for owner in cls.binding_owners()
-            for binding in owner.BINDINGS
-            if isinstance(binding, Binding) and binding.id
-        }
+        """Every binding id a keymap may name: the app's and every widget's and screen's."""
+        from .keymap import binding_ids, binding_owners
 
-    @classmethod
-    def keymap_clashes(cls, keymap: dict[str, str]) -> list[tuple[str, list[str]]]:
-        """Keys a keymap gives to two actions of one widget (or of the app): (key, ids).
-        Textual would silently drop one of them."""
-        clashes = []
-        for owner in cls.binding_owners():
-            by_key: dict[str, list[str]] = {}
-            for binding in owner.BINDINGS:
-                if not isinstance(binding, Binding) or not binding.id:
-                    continue
-                keys = keymap.get(binding.id, binding.key)
-                for bound in Binding.make_bindings([Binding(keys, binding.action)]):
-                    by_key.setdefault(bound.key, []).append(binding.id)
-            for key, ids in by_key.items():
-                if len(ids) > 1 and any(i in keymap for i in ids):
-                    clashes.append((key, ids))
-        return clashes
+        return binding_ids(binding_owners(cls))
 
     def _apply_config(self) -> None:
         """Read the user's config; every problem in it is a warning, never fatal."""
         if self.config_path is None or not os.path.lexists(self.config_path):
             return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
-        loaded = config.load(self.config_path, self.binding_ids())
+        from .keymap import binding_ids, binding_owners, keymap_clashes
+
+        owners = binding_owners(type(self))
+        loaded = config.load(self.config_path, binding_ids(owners))
         for warning in loaded.warnings:
             self.notify(warning, title=words.CONFIG, severity="warning", timeout=12, markup=False)
-        for key, ids in self.keymap_clashes(loaded.keymap):
+        for key, ids in keymap_clashes(owners, loaded.keymap):
             self._report_clash(key, ids)
         if loaded.keymap:
             self.keymap = loaded.keymap
@@ -398,38 +272,7 @@ class PrDigestApp(App[None]):
     # -- data down ---------------------------------------------------------------
 
     def _checked(self, review: Review) -> frozenset[str]:
-        """Checked item keys of every section; a check made on other text does not count."""
-        marked = self.state.checked(review.key)
-        if not marked:
-            return marked  # nothing checked: no need to hash the items
-        digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
-        return self.state.checked(review.key, digests)
-
-    def _changes(self, review: Review) -> ReviewChanges | None:
-        """What changed since the reader read or checked this review, if anything."""
-        if not self.state.touched(review.key):
-            return None
-        seen = self.state.seen(review.key)
-        if seen is None:
-            return None
-        return compare(seen, review) or None
-
-    def _tag_counts(self) -> list[TagCount]:
-        """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
-        read_per_tag: dict[str, int] = {}
-        read_all = 0
-        for key in self.state.read_keys():
-            review = self.library.by_key.get(key)
-            if review is None:
-                continue
-            read_all += 1
-            for tag in review.tags:
-                read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
-        total = len(self.library.reviews)
-        counts = [TagCount(ALL_TAG, total - read_all, total), TagCount(UNREAD_TAG, total - read_all, total)]
-        for tag, reviews in self.library.tags.items():
-            counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
-        return counts
+        return presenting.checked(self.state, review)
 
     @property
     def filters(self) -> Filters:
@@ -454,17 +297,8 @@ class PrDigestApp(App[None]):
             keep=self.current_key,
         )
 
-    def _row(self, review: Review) -> ReviewRow:
-        checked = self._checked(review)
-        done = sum(1 for item in review.checklist if item.key in checked)
-        return ReviewRow(
-            review,
-            self.state.is_read(review.key),
-            done,
-            len(review.checklist),
-            updated=self._changes(review) is not None,
-            stale=self.library.is_stale(review),
-        )
+    def _row(self, review: Review) -> presenting.ReviewRow:
+        return presenting.review_row(self.library, self.state, review)
 
     def _refresh_all(self, fallback: int = 0, *, relist: bool = True) -> None:
         """Redraw from the model and state. A review or tag that is gone is
@@ -477,7 +311,7 @@ class PrDigestApp(App[None]):
         if self.current_tag not in (ALL_TAG, UNREAD_TAG) and self.current_tag not in self.library.tags:
             self.set_reactive(PrDigestApp.current_tag, ALL_TAG)
             relist = True
-        self.query_one(TagList).show_counts(self._tag_counts(), self.current_tag)
+        self.query_one(TagList).show_counts(presenting.tag_counts(self.library, self.state), self.current_tag)
         if relist:
             self._refresh_list(fallback)
         else:
@@ -512,17 +346,15 @@ class PrDigestApp(App[None]):
             review,
             self._checked(review),
             self.state.is_read(review.key),
-            changes=self._changes(review),
+            changes=presenting.changes(self.state, review),
             stale=self.library.is_stale(review),
         )
 
     def _refresh_status(self) -> None:
-        read = sum(1 for key in self.state.read_keys() if key in self.library.by_key)
-        unread = len(self.library.reviews) - read
         self.query_one(StatusBar).show(
             self.library.repos,
             len(self.library.reviews),
-            unread,
+            presenting.unread_count(self.library, self.state),
             len(self.library.all_problems()),
             self.loading,
         )
@@ -618,13 +450,12 @@ class PrDigestApp(App[None]):
         self.jump_to_review(message.review_key, focus=True)
 
     def _set_checked(self, review_key: str, item_key: str, value: bool) -> None:
+        from . import marking
+
         review = self.library.by_key.get(review_key)
         if review is None:
             return
-        item = next((i for s in SECTIONS for i in review.items(s) if i.key == item_key), None)
-        self.state.set_checked(review.key, item_key, value, item.digest if item else None)
-        if self.state.seen(review.key) is None:
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.set_checked(self.state, review, item_key, value)
         self._save()
 
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
@@ -682,23 +513,16 @@ class PrDigestApp(App[None]):
     async def apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile
         are folded into the next round, so a burst becomes one or two refreshes."""
-        from .loader import load_updates  # the parser: not needed until a file changes
+        from .reloading import read_changes, remember  # the parser: not needed until a file changes
 
         self._applying = True
         try:
             while self._pending:
                 changed, self._pending = self._pending, set()
-                load, drop = plan_reload(changed, self.folders, self.files, self.library.files)
-                updates: dict[Path, FileUpdate | None] = load_updates([], drop)
-                for start in range(0, len(load), RELOAD_CHUNK):
-                    chunk = load[start : start + RELOAD_CHUNK]
-                    updates.update(await asyncio.to_thread(load_updates, chunk))
+                updates = await read_changes(changed, self.folders, self.files, self.library.files)
                 if updates:
                     self.apply_updates(updates)
-                    self.cache.forget(drop)
-                    for path, update in updates.items():
-                        if update is not None:
-                            self.cache.put(path, stamp(path), update)
+                    remember(self.cache, updates)
             self._save_cache()
         finally:
             self._applying = False
@@ -713,7 +537,11 @@ class PrDigestApp(App[None]):
         if changes:
             severity = "warning" if changes.problem_files else "information"
             self.notify(
-                describe_reload(changes), title=words.RELOADED, severity=severity, timeout=4, markup=False
+                presenting.describe_reload(changes),
+                title=words.RELOADED,
+                severity=severity,
+                timeout=4,
+                markup=False,
             )
 
     # -- moving ------------------------------------------------------------------
@@ -752,7 +580,7 @@ class PrDigestApp(App[None]):
 
     def jump_to_tag(self, tag: str) -> None:
         self.current_tag = tag
-        self.query_one(TagList).show_counts(self._tag_counts(), tag)
+        self.query_one(TagList).show_counts(presenting.tag_counts(self.library, self.state), tag)
         self._focus_pane("reviews")
 
     def action_cycle_pane(self, step: int) -> None:
@@ -863,28 +691,24 @@ class PrDigestApp(App[None]):
 
     def action_toggle_read(self) -> None:
         """Toggle read; on a review updated since it was read, mark it read again."""
+        from . import marking
+
         review = self._current_review()
         if review is None:
             self.bell()
             return
-        updated = self._changes(review) is not None
-        read = updated or not self.state.is_read(review.key)
-        self.undo_marks.record(self.state, [review.key])
-        self.state.set_read(review.key, read)
-        if read:
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.toggle_read(self.state, self.undo_marks, review)
         self._save()
 
     def action_mark_all_read(self) -> None:
         """Mark every review listed (the tag's, as filtered) read."""
+        from . import marking
+
         reviews = [r for r in self.query_one(ReviewList).reviews if not self.state.is_read(r.key)]
         if not reviews:
             self.notify(words.ALREADY_READ, timeout=3, markup=False)
             return
-        self.undo_marks.record(self.state, [r.key for r in reviews])
-        for review in reviews:
-            self.state.set_read(review.key, True)
-            self.state.set_seen(review.key, review.fingerprint())
+        marking.mark_read(self.state, self.undo_marks, reviews)
         self._save()
         self.notify(words.plural(words.MARKED_READ, len(reviews)), timeout=3, markup=False)
 
@@ -899,86 +723,28 @@ class PrDigestApp(App[None]):
     # -- other programs ----------------------------------------------------------
 
     def action_open_pr(self) -> None:
-        from . import external
+        from . import handover
 
-        review = self._current_review()
-        url = review.link if review else None
-        if not url:
-            self.notify(words.NO_LINK, severity="warning", timeout=4, markup=False)
-        elif not external.openable(url):
-            self.notify(words.BAD_LINK.format(url=url), severity="warning", timeout=6, markup=False)
-        else:
-            self.open_url(url)
-            self.notify(words.OPENING.format(url=url), timeout=3, markup=False)
+        handover.open_pr(self, self._current_review())
 
     def action_copy(self) -> None:
         """In the review pane: the code ref of the item under the cursor (again:
         its next ref). Elsewhere, or with no ref there: the PR URL."""
-        from . import external
+        from . import handover
 
         review = self._current_review()
-        text = None
         view = self.query_one(ReviewView)
         item = view.cursor_item if self.pane == "review" and review is not None else None
-        refs = external.refs(item) if item is not None else []
-        if review is not None and item is not None and refs:
-            turn = self._copy_turn
-            index = turn[2] + 1 if turn and turn[:2] == (review.key, item.key) else 0
-            index %= len(refs)
-            self._copy_turn = (review.key, item.key, index)
-            text = refs[index]
-        elif review is not None and review.link:
-            text = review.link
-        if text is None:
-            self.notify(words.NOTHING_TO_COPY, severity="warning", timeout=4, markup=False)
-            return
-        self.copy_to_clipboard(text)
-        self.notify(words.COPIED.format(text=text), timeout=3, markup=False)
+        self._copy_turn = handover.copy(self, review, item, self._copy_turn)
 
     def action_edit(self) -> None:
-        """The review's entry file in $VISUAL / $EDITOR, at its line; the app is
-        suspended meanwhile, and hot reload picks up what was saved."""
-        from . import external
+        from . import handover
 
         review = self._current_review()
         if review is None:
             self.bell()
             return
-        path, line = review.location.path, review.location.line
-        if not path.is_file():
-            self.notify(words.NO_FILE.format(path=path), severity="warning", timeout=6, markup=False)
-            return
-        command = external.editor_command(os.environ, path, line)
-        try:
-            with self._handed_over():
-                result = subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            self.notify(words.CANNOT_SUSPEND, severity="warning", timeout=6, markup=False)
-            return
-        except OSError as exc:
-            self.notify(
-                words.EDITOR_FAILED.format(editor=command[0], error=exc.strerror or exc),
-                severity="error",
-                timeout=8,
-                markup=False,
-            )
-            return
-        if result.returncode:
-            self.notify(
-                words.EDITOR_EXIT.format(editor=command[0], code=result.returncode),
-                severity="warning",
-                timeout=6,
-                markup=False,
-            )
-
-    def _handed_over(self) -> object:
-        """The terminal handed to another program: `App.suspend()`. Headless (in
-        tests) there is no terminal to hand over, so the program just runs."""
-        if self.is_headless:
-            import contextlib
-
-            return contextlib.nullcontext()
-        return self.suspend()
+        handover.edit(self, review)
 
     # -- screens -----------------------------------------------------------------
 
@@ -1007,23 +773,14 @@ class PrDigestApp(App[None]):
         return self.library.reviews
 
     def palette_tags(self) -> list[PaletteTag]:
-        from .commands import PaletteTag
+        from .commands import palette_tags
 
-        return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in self._tag_counts()]
+        return palette_tags(presenting.tag_counts(self.library, self.state))
 
     def palette_actions(self) -> list[PaletteAction]:
-        """Every app action with a key, by its name in the UI's language."""
-        from .commands import PaletteAction
+        from .commands import palette_actions
 
-        out = []
-        for binding in self.BINDINGS:
-            if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):
-                continue
-            description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
-            key = self.key_for(binding.id) if binding.id else ""
-            help_text = f"{tooltip} ({key})" if key else tooltip
-            out.append(PaletteAction(description, help_text, _runner(self, binding.action)))
-        return out
+        return palette_actions(self.BINDINGS, self.key_for, self.run_action)
 
     def action_command_palette(self) -> None:
         """Textual's palette, its prompt in the UI's language."""
@@ -1053,24 +810,3 @@ class PrDigestApp(App[None]):
         for warning in self.state.warnings:
             self.notify(warning, title=words.STATE, severity="warning", timeout=10, markup=False)
         self.state.warnings.clear()
-
-
-def _runner(app: App[None], action: str) -> object:
-    async def run() -> None:
-        await app.run_action(action)
-
-    return run
-
-
-def describe_reload(changes: LibraryChanges) -> str:
-    """What a reload did, in the UI's words."""
-    parts = []
-    if changes.updated:
-        parts.append(words.plural(words.RELOAD_UPDATED, len(changes.updated)))
-    if changes.added:
-        parts.append(words.CHANGE_ADDED_N.format(n=len(changes.added)))
-    if changes.removed:
-        parts.append(words.CHANGE_REMOVED_N.format(n=len(changes.removed)))
-    if changes.problem_files:
-        parts.append(words.plural(words.RELOAD_PROBLEM_FILES, len(changes.problem_files)))
-    return words.LIST_SEP.join(parts)

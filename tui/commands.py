@@ -12,16 +12,19 @@ letters can fall, which is too slow for ten thousand long titles.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
 from . import words
+from .filters import tag_label
 from .model import Review
+from .presenting import TagCount
 
 MAX_HITS = 50
 """Hits per provider and query: the palette is for jumping, not for browsing."""
@@ -50,6 +53,35 @@ class PaletteHost(Protocol):
     def palette_actions(self) -> Sequence[PaletteAction]: ...
     def jump_to_review(self, key: str) -> None: ...
     def jump_to_tag(self, tag: str) -> None: ...
+
+
+def palette_tags(counts: Iterable[TagCount]) -> list[PaletteTag]:
+    """The tag list's lines, as the palette names them."""
+    return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in counts]
+
+
+def palette_actions(
+    bindings: Iterable[BindingType],
+    key_for: Callable[[str], str],
+    run_action: Callable[[str], Awaitable[object]],
+) -> list[PaletteAction]:
+    """Every app action with a key, by its name in the UI's language, its key shown after its help."""
+    out = []
+    for binding in bindings:
+        if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):
+            continue
+        description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
+        key = key_for(binding.id) if binding.id else ""
+        help_text = f"{tooltip} ({key})" if key else tooltip
+        out.append(PaletteAction(description, help_text, _runner(run_action, binding.action)))
+    return out
+
+
+def _runner(run_action: Callable[[str], Awaitable[object]], action: str) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        await run_action(action)
+
+    return run
 
 
 _SCORER = FuzzySearch()

@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .model import Item
+from .model import Item, Review
 from .text import code_refs
 
 DEFAULT_EDITOR = "vi"
+
+CopyTurn = tuple[str, str, int]
+"""The review key, item key and ref index copied last."""
 
 
 def openable(url: str | None) -> bool:
@@ -43,3 +46,19 @@ def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[st
 def refs(item: Item) -> list[str]:
     """An item's code refs: its `refs`, then the backticked spans of its text, once each."""
     return list(dict.fromkeys([*item.refs, *code_refs(item.text)]))
+
+
+def what_to_copy(
+    review: Review | None, item: Item | None, turn: CopyTurn | None
+) -> tuple[str | None, CopyTurn | None]:
+    """The text to copy and the turn to remember: `item`'s first code ref, or
+    its next one when `turn` says its previous one was just copied (an item
+    may name several refs and `c` steps through them); with no ref, the PR URL."""
+    item_refs = refs(item) if item is not None else []
+    if review is not None and item is not None and item_refs:
+        index = turn[2] + 1 if turn and turn[:2] == (review.key, item.key) else 0
+        index %= len(item_refs)
+        return item_refs[index], (review.key, item.key, index)
+    if review is not None and review.link:
+        return review.link, turn
+    return None, turn

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .cache import ParseCache, decode_entry, parse_files, stamp
 from .files import discover
-from .model import FileUpdate, Problem
+from .model import FileUpdate, Library, Problem
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -66,6 +66,18 @@ def first_part(
         parse, later = _within(misses, SYNC_BYTES)
         hits.update(_parse_now(parse, cache))
         return hits, later + rest, missing
+
+
+def first_library(hits: dict[Path, FileUpdate], missing: list[Problem]) -> Library:
+    """The library of the first frame: `first_part`'s files, with their problems
+    and those of the paths that do not exist (the problems view lists them all)."""
+    problems: dict[Path, list[Problem]] = {}
+    for problem in missing:
+        problems.setdefault(problem.location.path, []).append(problem)
+    for path, update in hits.items():
+        if update.problems:
+            problems[path] = update.problems
+    return Library.build({path: u.reviews for path, u in hits.items()}, problems)
 
 
 def _within(paths: list[Path], budget: int) -> tuple[list[Path], list[Path]]:

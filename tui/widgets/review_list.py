@@ -28,6 +28,7 @@ from textual.strip import Strip
 
 from .. import words
 from ..model import Review
+from ..presenting import ReviewRow
 from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
 from .scrolling import set_virtual_size
@@ -69,16 +70,6 @@ class _Parts:
 
     def draw(self, width: int, pad: Style) -> _Drawn:
         return _Drawn(Strip(self.segments).adjust_cell_length(width, pad), frozenset(self.matches))
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    review: Review
-    read: bool
-    done: int
-    total: int
-    updated: bool = False  # changed since the reader read it
-    stale: bool = False  # its file is broken; this is the last good version
 
 
 class ReviewList(ScrollView, can_focus=True):

@@ -10,15 +10,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..filters import tag_label
+from ..presenting import TagCount
 from .fitted_list import FittedList, to_content, wrapped
 from .to_app import post_to_app
-
-
-@dataclass(frozen=True)
-class TagCount:
-    tag: str
-    unread: int
-    total: int
 
 
 class TagList(FittedList):
