@@ -189,9 +189,11 @@ class PrDigestApp(App[None]):
         finally:
             collector.on_after_loading()  # `tui.cli.run` starts with it off
         self._save_cache()
+        # The search box, ready for a `/` (SearchBar.prepare); after the frame
+        # that shows what was just loaded, as the watcher, whose first start
+        # imports watchfiles and anyio (~25 ms), which would delay it.
+        self.call_after_refresh(self.query_one(SearchBar).prepare)
         if self.watching:
-            # After the frame that shows what was just loaded: the watcher's first
-            # start imports watchfiles and anyio (~25 ms), which would delay it.
             self.call_after_refresh(self.watch_entries)
 
     def _deliver(self, updates: dict[Path, FileUpdate]) -> None:
@@ -655,11 +657,16 @@ class PrDigestApp(App[None]):
         self.verdict_filter = self.filters.next_verdict().verdict
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The clear-filter and match keys only while there is something to clear or match."""
+        """The clear-filter and match keys only while there is something to clear or
+        match; search only where `/` is not a character being typed."""
         if action == "clear_filters":
             return self.filters.active
         if action == "next_match":
             return bool(self.filters.terms)
+        if action == "search":
+            # `/` is a priority key (see tui/bindings.py); in the search box it is
+            # typed, and other screens have keys of their own.
+            return self.screen is self.screen_stack[0] and not self.query_one(SearchBar).typing
         return True
 
     def action_clear_filters(self) -> None:

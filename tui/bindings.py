@@ -37,7 +37,10 @@ APP_BINDINGS: list[BindingType] = [
     _binding("p", "show_problems", "Problems", "problems", "List problems found in entry files"),
     _binding("question_mark", "toggle_keys", "Keys", "help", "Show or hide all keys", key_display="?"),
     _binding("escape", "back", "Back", "back", "Back to the review list", show=False),
-    _binding("slash", "search", "Search", "search", "Search titles, text and code refs", show=False),
+    # A priority key, so a search typed fast goes to the box: see SearchBar.open.
+    _binding(
+        "slash", "search", "Search", "search", "Search titles, text and code refs", show=False, priority=True
+    ),
     _binding("n", "next_match(1)", "Next match", "search.next", "Go to the next search match"),
     _binding(
         "N",

@@ -41,8 +41,9 @@ class SearchBar(Horizontal):
 
     @property
     def input(self) -> Input:
-        """The box, mounted the first time search opens: most sessions never
-        search, and an Input costs a few milliseconds of start-up to mount and style."""
+        """The box. Not mounted for the first frame (an Input costs a few
+        milliseconds to mount and style): `prepare` mounts it once the files are
+        loaded, or the first `/` does."""
         if self._input is None:
             from textual.widgets import Input, Label
 
@@ -50,12 +51,29 @@ class SearchBar(Horizontal):
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
         return self._input
 
+    def prepare(self) -> None:
+        if self.is_attached:  # not when the app is quitting already
+            self.input  # noqa: B018 (mounts it)
+
+    @property
+    def typing(self) -> bool:
+        """The box has focus: keys are text. (Its `has_focus` is set a message later,
+        too late for a key queued behind the one that focused it.)"""
+        return self._input is not None and self.screen.focused is self._input
+
     def open(self, query: str) -> None:
+        """Show the box and focus it now, not after a refresh: keys typed right
+        after the `/` (a paste, a fast typist, tmux send-keys) are already queued,
+        and the App hands each to whatever has focus when it reads it."""
         self.display = True
-        self.input.placeholder = words.SEARCH_PLACEHOLDER
-        self.input.value = query
-        self.input.cursor_position = len(query)
-        self.input.focus()
+        box = self.input
+        box.placeholder = words.SEARCH_PLACEHOLDER
+        box.value = query
+        box.cursor_position = len(query)
+        if box.is_mounted:
+            self.screen.set_focus(box)
+        else:  # the first `/` came before `prepare`
+            box.focus()
 
     def close(self) -> None:
         self.display = False
