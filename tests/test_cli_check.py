@@ -44,12 +44,12 @@ def test_broken_files_are_listed_with_their_locations(tmp_path: Path) -> None:
     (broken / "notes.md").write_text("not an entry file: [", encoding="utf-8")
     result = check("broken", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
-    assert result.stdout.splitlines() == [
+    assert result.stdout.splitlines() == [  # by file, then line and column, as a compiler lists them
         "broken/a.yaml:4:8: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'",
+        "broken/b.yaml:7:5: missing required field `summary`",
         "broken/b.yaml:9:14: `verdict` must be one of deep, quick, skim, skip, not 'someday'",
         "broken/b.yaml:10:5: unknown key `colour` (expected one of: title, repo, pr, url, date, tags, "
         "verdict, verdict_note, summary, focus, read_order, actions, caveats)",
-        "broken/b.yaml:7:5: missing required field `summary`",
     ]
     assert "1 reviews in 2 files, 4 problems" in result.stderr
 

@@ -424,8 +424,12 @@ class Library:
         self.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
     def all_problems(self) -> list[Problem]:
+        """Every problem in file order, then line and column, as a compiler lists
+        them (duplicates among them, next to the other problems of their file)."""
         located = [p for path in sorted(self.problems) for p in self.problems[path]]
-        return located + self.duplicates
+        return sorted(
+            located + self.duplicates, key=lambda p: (p.location.path, p.location.line, p.location.column)
+        )
 
     def under(self, tag: str) -> list[Review]:
         """Reviews under a real tag or the All pseudo-tag, in reading order."""
