@@ -1042,10 +1042,10 @@ class Report:
             "so the bare app's unbound key is the floor. CPU = process time spent in that window. "
             "Key → first / last frame = from sending the key until the app hands the first / the last "
             "screen update it causes to the driver: when the screen starts to answer, and when it has "
-            "answered in full (keys that change nothing on screen have no frame). Textual paints at "
-            "most 60 frames a second (a frame comes at the earliest 16.7 ms after the one before), so "
-            "a key whose effect takes two frames (the list's cursor, then the review it previews) "
-            "completes at least ~17 ms after it starts.\n"
+            "answered in full (keys that change nothing on screen have no frame). A key's effect is "
+            "drawn in one frame, so the two are equal unless a key took two (Textual draws a second "
+            "frame 17-33 ms after a first). CPU includes a full garbage collection when one is due: "
+            "it runs right after the key's frame (tui/collector.py).\n"
         )
         floor = self.keys["bare"]["floor"]["wall_p50"]
         print(
