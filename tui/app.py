@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, collector, config, presenting, uistate, words
+from . import __version__, collector, presenting, uistate, words
 from .bindings import APP_BINDINGS
 from .cache import ParseCache
 from .files import split_roots
@@ -37,7 +37,6 @@ from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from .screens.base import MainScreen
 from .search import SearchIndex
 from .state import ReadState
-from .undo import ReadUndo
 from .widgets.filter_bar import FilterBar
 from .widgets.key_bar import KeyBar
 from .widgets.review_list import ReviewList
@@ -51,6 +50,7 @@ if TYPE_CHECKING:  # imported where used: start-up does not need them
 
     from .commands import PaletteAction, PaletteTag
     from .external import CopyTurn
+    from .undo import ReadUndo
     from .widgets.todo_list import TodoList
 
 NARROW = 72
@@ -117,7 +117,7 @@ class PrDigestApp(App[None]):
         self.config_path = config_path
         self.ui_path = ui_path
         self.search_index = SearchIndex()
-        self.undo_marks = ReadUndo()
+        self._undo_marks: ReadUndo | None = None
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
         self._copy_turn: CopyTurn | None = None  # what `c` copied last: again, the next ref
         self._clashes: set[frozenset[str]] = set()
@@ -126,6 +126,15 @@ class PrDigestApp(App[None]):
         self._applying = False
         self._rest: list[Path] = []  # files the first frame did not show
         self.reloads = 0  # applied reloads, for tests and benchmarks
+
+    @property
+    def undo_marks(self) -> ReadUndo:
+        """What `z` undoes; made (and tui.undo imported) at the first mark."""
+        if self._undo_marks is None:
+            from .undo import ReadUndo
+
+            self._undo_marks = ReadUndo()
+        return self._undo_marks
 
     def get_default_screen(self) -> Screen:
         return MainScreen(id="_default")
@@ -225,6 +234,7 @@ class PrDigestApp(App[None]):
         """Read the user's config; every problem in it is a warning, never fatal."""
         if self.config_path is None or not os.path.lexists(self.config_path):
             return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
+        from . import config
         from .keymap import binding_ids, binding_owners, keymap_clashes
 
         owners = binding_owners(type(self))
