@@ -35,3 +35,17 @@ def write_review(
         encoding="utf-8",
     )
     return path
+
+
+async def settled(app: PrDigestApp, pilot: object) -> None:
+    """Every file loaded and the search box mounted (it is mounted once loading
+    ends): what the app does on its own after start is done."""
+    from tui.widgets.search_bar import SearchBar
+
+    for _ in range(500):
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+        box = app.query_one(SearchBar)._input
+        if app.loading is None and box is not None and box.is_mounted:
+            await pilot.pause()  # type: ignore[attr-defined]
+            return
+    raise AssertionError("the app never settled: still loading, or no search box")

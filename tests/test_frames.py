@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from tests.app_helpers import make_app, screen_text
+from tests.app_helpers import make_app, screen_text, settled
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
 from tui.widgets.tag_list import TagList
@@ -49,7 +49,9 @@ async def test_each_key_draws_its_whole_effect_in_one_frame(tmp_path: Path) -> N
     app = make_app(tmp_path)
     frames = Frames(app)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        # After start-up's own work: mounting the search box once loading ends
+        # lays the screen out and draws a frame, whatever key is pressed then.
+        await settled(app, pilot)
         listing, view = app.query_one(ReviewList), app.query_one(ReviewView)
 
         title = view.review.title

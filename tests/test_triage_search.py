@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
+from app_helpers import make_app, screen_text, settled
 from textual.widgets import Input
 
 from tui.widgets.filter_bar import FilterBar
@@ -205,16 +205,6 @@ async def test_a_reload_refreshes_the_search_text(tmp_path: Path) -> None:
         assert len(app.search_index) <= len(app.library.reviews)
 
 
-async def loaded_with_search_box(app, pilot) -> None:
-    """Every file loaded and the search box mounted (it is mounted after loading)."""
-    for _ in range(200):
-        await pilot.pause(0.02)
-        box = app.query_one(SearchBar)._input
-        if app.loading is None and box is not None and box.is_mounted:
-            return
-    raise AssertionError("the search box was never mounted")
-
-
 def burst(app, keys: str) -> None:
     """Keys arriving in one read, as from a paste or `tmux send-keys`: all queued
     before the App handles the first."""
@@ -232,7 +222,7 @@ async def test_a_search_typed_in_one_burst_goes_to_the_box(tmp_path: Path) -> No
     and `p` opened the problems view."""
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await loaded_with_search_box(app, pilot)
+        await settled(app, pilot)
         listing = app.query_one(ReviewList)
         highlighted = listing.highlighted
         burst(app, "/kpool")
@@ -247,7 +237,7 @@ async def test_a_search_typed_in_one_burst_goes_to_the_box(tmp_path: Path) -> No
 async def test_slash_is_text_in_the_box_and_elsewhere_not_a_search(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await loaded_with_search_box(app, pilot)
+        await settled(app, pilot)
         burst(app, "/models/glm5next")
         await pilot.pause()
         assert app.query_one(SearchBar).input.value == "models/glm5next"
