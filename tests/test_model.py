@@ -153,6 +153,7 @@ def test_build_does_not_change_its_inputs(tmp_path: Path) -> None:
     second = Library.build(result.files, result.problems)
     assert result.problems == before
     assert len(first.all_problems()) == len(second.all_problems()) == 2
+    assert first.problem_count == 2  # a file's own problem and a duplicate, counted without sorting
 
 
 # -- keys and links -------------------------------------------------------------------------

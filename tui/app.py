@@ -367,7 +367,7 @@ class PrDigestApp(App[None]):
             self.library.repos,
             len(self.library.reviews),
             presenting.unread_count(self.library, self.state),
-            len(self.library.all_problems()),
+            self.library.problem_count,
             self.loading,
         )
         # The list's own filters under it (its tag is the one highlighted above it).

@@ -426,10 +426,15 @@ class Library:
     def all_problems(self) -> list[Problem]:
         """Every problem in file order, then line and column, as a compiler lists
         them (duplicates among them, next to the other problems of their file)."""
-        located = [p for path in sorted(self.problems) for p in self.problems[path]]
+        located = [p for problems in self.problems.values() for p in problems]
         return sorted(
             located + self.duplicates, key=lambda p: (p.location.path, p.location.line, p.location.column)
         )
+
+    @property
+    def problem_count(self) -> int:
+        """len(all_problems()) without sorting them: the status bar shows it on every refresh."""
+        return sum(map(len, self.problems.values())) + len(self.duplicates)
 
     def under(self, tag: str) -> list[Review]:
         """Reviews under a real tag or the All pseudo-tag, in reading order."""
