@@ -525,16 +525,17 @@ class PrDigestApp(App[None]):
     async def apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile
         are folded into the next round, so a burst becomes one or two refreshes."""
-        from .reloading import read_changes, remember  # the parser: not needed until a file changes
+        from .reloading import read_changes  # the parser: not needed until a file changes
 
         self._applying = True
         try:
             while self._pending:
                 changed, self._pending = self._pending, set()
-                updates = await read_changes(changed, self.folders, self.files, self.library.files)
+                updates = await read_changes(
+                    changed, self.folders, self.files, self.library.files, self.cache
+                )
                 if updates:
                     self.apply_updates(updates)
-                    remember(self.cache, updates)
             self._save_cache()
         finally:
             self._applying = False

@@ -265,7 +265,7 @@ def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -
 
 
 def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]]:
-    """Parse files into cache entries (plain tuples), for a worker process.
+    """Parse files into cache entries (plain tuples), in a worker process or thread.
 
     Returns what `ParseCache.put_raw` takes, so nothing is encoded twice and the
     data crosses the process boundary as plain tuples and strings.

@@ -2,19 +2,18 @@
 
 No Textual here: the app's reload worker awaits `read_changes` and applies
 what it returns. Files are parsed on a thread, a chunk per trip, so the event
-loop keeps drawing; the parser (PyYAML) is imported with this module, on the
-first change, not at start-up.
+loop keeps drawing; the parser (PyYAML) is imported with the first change,
+not at start-up.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
-from .cache import ParseCache, stamp
+from .cache import ParseCache, decode_entry, parse_files
 from .files import plan_reload
-from .loader import load_updates
 from .model import FileUpdate
 
 RELOAD_CHUNK = 64
@@ -22,22 +21,23 @@ RELOAD_CHUNK = 64
 
 
 async def read_changes(
-    changed: Iterable[Path], folders: list[Path], files: list[Path], known: Iterable[Path]
+    changed: Iterable[Path], folders: list[Path], files: list[Path], known: Iterable[Path], cache: ParseCache
 ) -> dict[Path, FileUpdate | None]:
     """Fresh loads of the entry files `changed` touches, and None for each file
-    it removed (`known` are the files loaded now), ready for `Library.apply`."""
+    it removed (`known` are the files loaded now), ready for `Library.apply`.
+
+    The parse cache keeps what was parsed (so the next start does not parse it
+    again) under the file's stamp taken before parsing, as the start-up's
+    background load does (`cache.parse_files`): a file written again while it
+    was parsed is not cached as the newer version. Removed files are forgotten.
+    """
     load, drop = plan_reload(changed, folders, files, known)
-    updates: dict[Path, FileUpdate | None] = load_updates([], drop)
+    updates: dict[Path, FileUpdate | None] = dict.fromkeys(drop)
+    cache.forget(drop)
     for start in range(0, len(load), RELOAD_CHUNK):
-        chunk = load[start : start + RELOAD_CHUNK]
-        updates.update(await asyncio.to_thread(load_updates, chunk))
+        names = [str(path) for path in load[start : start + RELOAD_CHUNK]]
+        for name, before, reviews, problems in await asyncio.to_thread(parse_files, names):
+            path = Path(name)
+            cache.put_raw(path, before, reviews, problems)
+            updates[path] = decode_entry(path, reviews, problems)
     return updates
-
-
-def remember(cache: ParseCache, updates: Mapping[Path, FileUpdate | None]) -> None:
-    """Keep what was just parsed in the parse cache, and forget removed files,
-    so the next start-up does not parse them again."""
-    cache.forget(path for path, update in updates.items() if update is None)
-    for path, update in updates.items():
-        if update is not None:
-            cache.put(path, stamp(path), update)
