@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from privileges import unprivileged
 
 from tui.cli import main as cli_main
+from tui.files import plan_reload
 from tui.loader import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -47,7 +48,6 @@ from tui.loader import (
     discover,
     load_file,
     load_paths,
-    plan_reload,
 )
 from tui.text import clean
 

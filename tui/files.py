@@ -62,7 +62,7 @@ def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
 
 
 def _bad_name(where: Path, name: str, what: str) -> Problem:
-    return _problem(Location(where, 1, 1), f"{what} {name!r} skipped: its name has control characters")
+    return safe_problem(Location(where, 1, 1), f"{what} {name!r} skipped: its name has control characters")
 
 
 def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
@@ -77,7 +77,7 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
 
     def unreadable(error: OSError) -> None:
         where = Path(error.filename) if error.filename else folder
-        problems.append(_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
+        problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
 
     pending = [os.fspath(folder)]  # depth first, each folder's files before its subfolders, as os.walk
     while pending:
@@ -112,7 +112,7 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
             path = base / name
             reason = _skip_reason(path, real_folder, entry.is_symlink())
             if reason is not None:
-                problems.append(_problem(Location(path, 1, 1), reason))
+                problems.append(safe_problem(Location(path, 1, 1), reason))
                 continue
             found[path] = None
         pending.extend(reversed(subfolders))
@@ -129,7 +129,7 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
         elif _lexists(root):
             found[root] = None  # a file named explicitly: read whatever it is; load_file says what is wrong
         else:
-            problems.append(_problem(Location(root, 1, 1), _missing(root)))
+            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
     return sorted(found), problems
 
 
@@ -145,7 +145,7 @@ def _missing(path: Path) -> str:
     return "no such file or folder"
 
 
-def _problem(location: Location, message: str) -> Problem:
+def safe_problem(location: Location, message: str) -> Problem:
     """A problem whose message is safe to show on one line: no control or escape
     characters, whatever part of the file it quotes."""
     return Problem(location, one_line(message))

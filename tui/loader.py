@@ -23,9 +23,10 @@ import yaml
 
 # Finding files lives in tui.files (no yaml there: a warm start needs it, not the
 # parser); re-exported for the callers that read files.
-from .files import SUFFIXES, discover, is_entry_file, plan_reload, split_roots  # noqa: F401
+from .files import discover, safe_problem
 from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review
-from .text import clean, needs_cleaning, one_line
+from .small_files import OPEN_FLAGS
+from .text import clean, needs_cleaning
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -122,12 +123,6 @@ class _Invalid(Exception):
         self.message = message
 
 
-def _problem(location: Location, message: str) -> Problem:
-    """A problem whose message is safe to show on one line: no control or escape
-    characters, whatever part of the file it quotes."""
-    return Problem(location, one_line(message))
-
-
 def load_file(
     path: Path,
     *,
@@ -148,13 +143,13 @@ def load_file(
     except Exception as exc:  # a bug here must not take the other files down with it
         result.reviews.clear()
         message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
-        result.problems.append(_problem(Location(path, 1, 1), message))
+        result.problems.append(safe_problem(Location(path, 1, 1), message))
     return result
 
 
 def _load(path: Path, result: FileResult, build_review: Callable | None, build_item: Callable) -> None:
     def problem(line: int, column: int, message: str) -> None:
-        result.problems.append(_problem(Location(path, line, column), message))
+        result.problems.append(safe_problem(Location(path, line, column), message))
 
     try:
         text = _read_text(path)
@@ -241,11 +236,6 @@ class _DecodeError(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-_OPEN_FLAGS = (
-    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-)
-
-
 def _read_bytes(path: Path) -> bytes:
     """The file's bytes, never more than `MAX_FILE_BYTES`.
 
@@ -260,7 +250,7 @@ def _read_bytes(path: Path) -> bytes:
         raise _Invalid(None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
     _check_kind(info)
     try:
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
     try:
@@ -345,7 +335,7 @@ class _Reader:
         return Location(self.path, *self.lines.of(node.start_mark))
 
     def problem(self, node: yaml.Node | None, message: str) -> None:
-        self.result.problems.append(_problem(self.where(node), message))
+        self.result.problems.append(safe_problem(self.where(node), message))
 
     def read_root(self, root: yaml.Node) -> None:
         """Read the file's root node, within the limits on nodes, depth and text.

@@ -19,9 +19,6 @@ OPEN_FLAGS = (
 class UnfitFile(OSError):
     """Not a regular file, or larger than allowed: the message says which."""
 
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unfit file"
-
 
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at `path`, if it holds at most `limit` bytes."""

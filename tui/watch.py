@@ -3,7 +3,7 @@
 A thin layer over `watchfiles.awatch` that survives what the bare watcher does
 not: a folder that is missing at start or deleted later (awatch raises, or goes
 silent), and file systems without inotify (we fall back to polling). What to do
-with a change is decided elsewhere (`loader.plan_reload`).
+with a change is decided elsewhere (`files.plan_reload`).
 """
 
 from __future__ import annotations
