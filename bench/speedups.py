@@ -16,32 +16,19 @@ here is a pass/fail test.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import startup as S
 
-ACTIONS = ("list_j", "open_enter", "check_space", "back_escape", "tag_switch")
+ACTIONS = [action for action in S.KEY_ACTIONS if action != "floor"]
 
 
-def keys(corpus: Path, state: Path, speedups: str) -> dict:
-    """bench/startup.py's key worker in a fresh process, with speedups on or off."""
-    env = {**os.environ, "TEXTUAL_SPEEDUPS": speedups}
-    out = subprocess.run(
-        [sys.executable, str(S.BENCH / "startup.py"), "_keys", str(corpus), str(state), "100", "30", "30"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=S.BENCH,
-        env=env,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def setting_env(tmp: Path, speedups: str) -> dict[str, str]:
+    return {**S.child_env(tmp), "TEXTUAL_SPEEDUPS": speedups}
 
 
 def main() -> int:
@@ -76,52 +63,38 @@ def main() -> int:
         }
         paint: dict[tuple[str, str], list[float]] = {}
         for name, folder in corpora.items():
-            cli = [] if folder is None else [str(folder)]
-            for setting in ("0", "1"):
-                env = {**S.child_env(tmp), "TEXTUAL_SPEEDUPS": setting, "XDG_CACHE_HOME": str(tmp / "cache")}
-                argv = [exe, "--lang", "en", "--state", str(tmp / "state.json"), *cli]
-                # Fill the parse cache, untimed (it is the same for both settings).
-                S.run_in_pty(
-                    argv,
-                    tmp / "empty",
-                    env,
-                    S.app_checkpoints(counts[name]),
-                    b"q",
-                    settle=S.cache_filled(tmp / "cache"),
-                )
+            argv = [exe, "--lang", "en", "--state", str(tmp / "state.json")] + (
+                [] if folder is None else [str(folder)]
+            )
+            cache = tmp / "cache" / name  # one parse cache per corpus, as startup.app_series keeps them
+            envs = {s: {**setting_env(tmp, s), "XDG_CACHE_HOME": str(cache)} for s in ("0", "1")}
+            # Fill the parse cache once, untimed: it is the same for both settings.
+            S.run_in_pty(
+                argv,
+                tmp / "empty",
+                envs["0"],
+                S.app_checkpoints(counts[name]),
+                b"q",
+                settle=S.cache_filled(cache),
+            )
             S.progress(f"first paint, {name}: {args.runs} runs each")
             for _ in range(args.runs):
-                for setting in ("0", "1"):
-                    env = {
-                        **S.child_env(tmp),
-                        "TEXTUAL_SPEEDUPS": setting,
-                        "XDG_CACHE_HOME": str(tmp / "cache"),
-                    }
-                    bare = S.run_in_pty(
-                        [sys.executable, str(S.BENCH / "bare_app.py")],
-                        tmp / "empty",
-                        env,
-                        {"paint": ("hello",)},
-                        b"\x11",
-                    )
-                    paint.setdefault(("bare", setting), []).append(bare.times["paint"])
-                    app = S.run_in_pty(
-                        [exe, "--lang", "en", "--state", str(tmp / "state.json"), *cli],
-                        tmp / "empty",
-                        env,
-                        S.app_checkpoints(counts[name]),
-                        b"q",
-                    )
+                for setting, env in envs.items():
+                    paint.setdefault(("bare", setting), []).append(S.bare_once(tmp, env).times["paint"])
+                    app = S.run_in_pty(argv, tmp / "empty", env, S.app_checkpoints(counts[name]), b"q")
                     paint.setdefault((name, setting), []).append(app.times["paint"])
         S.progress(f"key latency at {args.reviews:,} reviews")
         latency: dict[str, list[dict]] = {"0": [], "1": []}
         for setting in ("0", "1", "0", "1"):
-            latency[setting].append(keys(big, tmp / f"keys-{setting}-{len(latency[setting])}.json", setting))
+            state = tmp / f"keys-{setting}-{len(latency[setting])}.json"
+            worker = ["_keys", str(big), str(state), "100", "30", "30"]
+            latency[setting].append(S.run_worker(worker, setting_env(tmp, setting)))
 
         info = S.machine()
         print(
             f"textual-speedups on and off; {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-            f"Textual {info['textual']}; {args.runs} interleaved runs per cell\n"
+            f"Textual {info['textual']}; {args.runs} interleaved runs per cell (the bare app's: "
+            f"{2 * args.runs}, run beside both corpora)\n"
         )
         print(
             "| first paint, warm parse cache | speedups off (s) | on (s) | on ÷ off | ÷ bare, off | ÷ bare, on |"

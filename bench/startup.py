@@ -45,6 +45,7 @@ import codecs
 import contextlib
 import datetime as dt
 import fcntl
+import gc
 import json
 import math
 import os
@@ -467,10 +468,13 @@ def _libyaml_pass(files: list[Path]) -> float:
 
 def worker_libyaml(corpus: Path) -> dict[str, float]:
     """One libyaml pass in this fresh process; run right after dropping the
-    page cache it is the cold floor (the files are read from disk)."""
+    page cache it is the cold floor (the files are read from disk). The garbage
+    collector is off, as it is where the app parses (tui/loading.py, the parse
+    workers): ~9% faster at 10,000 reviews, so the floor is libyaml's best."""
     import yaml  # imported before the clock starts: only the parsing is timed
 
     assert yaml.__with_libyaml__
+    gc.disable()
     return {"libyaml_load": _libyaml_pass(_corpus_files(corpus))}
 
 
@@ -482,6 +486,7 @@ def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
     from tui.model import Library
 
     files = _corpus_files(corpus)
+    gc.disable()  # as where the app parses, and as for the libyaml floor
 
     def best(fn: Callable[[], object]) -> float:
         times = []
@@ -499,7 +504,7 @@ def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
         "files": len(files),
         "mb": sum(p.stat().st_size for p in files) / 1e6,
         "read": best(lambda: [path.read_bytes() for path in files]),
-        "libyaml_load": min(_libyaml_pass(files) for _ in range(repeats)),
+        "libyaml_load": best(lambda: _libyaml_pass(files)),
         "libyaml_compose": best(compose),
     }
     load_times, build_times = [], []
@@ -533,17 +538,6 @@ def _bounce(start: int, count: int, presses: int) -> list[str]:
         keys.append("j" if step > 0 else "k")
         at += step
     return keys
-
-
-def _rows(widget) -> int:
-    """Rows in a list widget, whether it is an OptionList or a line-API list."""
-    for name in ("reviews", "counts"):
-        value = getattr(widget, name, None)
-        if isinstance(value, (list, tuple)):
-            return len(value)
-    if hasattr(widget, "option_count"):
-        return widget.option_count
-    return len(widget.rows)
 
 
 class Timings:
@@ -642,10 +636,10 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         reviews = app.query_one(ReviewList)
         assert app.focused is reviews, f"review list not focused: {app.focused}"
 
-        for key in _bounce(reviews.highlighted or 0, _rows(reviews), list_presses):
+        for key in _bounce(reviews.highlighted or 0, len(reviews.reviews), list_presses):
             await timings.press(pilot, "list_j", key)
 
-        for key in _bounce(reviews.highlighted or 0, _rows(reviews), opens):
+        for key in _bounce(reviews.highlighted or 0, len(reviews.reviews), opens):
             await timings.press(pilot, "open_enter", "enter")
             assert app.pane == "review", app.pane
             await timings.press(pilot, "check_space", "space")  # check the item under the cursor
@@ -659,9 +653,9 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         await pilot.pause()
         tags = app.query_one(TagList)
         assert app.focused is tags, f"tag list not focused: {app.focused}"
-        for key in _bounce(tags.highlighted or 0, _rows(tags), switches):
+        for key in _bounce(tags.highlighted or 0, len(tags.counts), switches):
             await timings.press(pilot, "tag_switch", key)
-        rows = {"reviews": len(app.library.reviews), "tags": _rows(tags)}
+        rows = {"reviews": len(app.library.reviews), "tags": len(tags.counts)}
     return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
 
 
@@ -685,14 +679,17 @@ def worker_reload(corpus: Path, work: Path, edits: int) -> dict[str, float]:
 # -- the run -----------------------------------------------------------------------
 
 
-def run_worker(args: list[str]) -> dict:
-    """Run this script's `args[0]` worker in a fresh process; its last stdout line is JSON."""
+def run_worker(args: list[str], env: dict[str, str] | None = None) -> dict:
+    """Run this script's `args[0]` worker in a fresh process; its last stdout line
+    is JSON. `env`: `child_env`'s, so no TEXTUAL_* setting or the user's XDG
+    folders reach it."""
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), *args],
         check=True,
         capture_output=True,
         text=True,
         cwd=BENCH,
+        env=env,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -747,13 +744,13 @@ def compile_tui() -> None:
     compileall.compile_dir(Path(tui.__file__).parent, quiet=1)
 
 
-def measure_loading(corpora: dict[str, Path], cold: bool) -> dict[str, dict]:
+def measure_loading(corpora: dict[str, Path], cold: bool, env: dict[str, str]) -> dict[str, dict]:
     """Per corpus: the warm figures (best of 3), then libyaml cold, in fresh processes."""
     loads = {}
     for name, folder in corpora.items():
-        loads[name] = run_worker(["_load", str(folder), "3"])
+        loads[name] = run_worker(["_load", str(folder), "3"], env)
         dropped = drop_caches() if cold else False
-        loads[name]["libyaml_cold"] = run_worker(["_libyaml", str(folder)])["libyaml_load"]
+        loads[name]["libyaml_cold"] = run_worker(["_libyaml", str(folder)], env)["libyaml_load"]
         loads[name]["libyaml_cold_dropped"] = dropped
         if loads[name]["deep"] == 0 or loads[name]["problems"]:
             raise RuntimeError(f"{folder}: no deep review to paint, or problems: {loads[name]}")
@@ -813,7 +810,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         progress("b. loading: libyaml floor and load_paths, fresh processes")
-        loads = measure_loading(corpora, cold)
+        loads = measure_loading(corpora, cold, env)
 
         progress("a. first paint, all loaded, peak RSS under a pty")
         bare = bare_series(tmp, env, runs, cold)
@@ -839,10 +836,10 @@ def main(argv: list[str] | None = None) -> int:
             )
 
         progress("c. key latency with Pilot")
-        keys: dict[str, dict] = {"bare": run_worker(["_keys", "bare", "-", "100", "0", "0"])}
+        keys: dict[str, dict] = {"bare": run_worker(["_keys", "bare", "-", "100", "0", "0"], env)}
         for name in ("bundled", big):
             keys[name] = run_worker(
-                ["_keys", str(corpora[name]), str(tmp / f"keys-{name}.json"), "100", "30", "30"]
+                ["_keys", str(corpora[name]), str(tmp / f"keys-{name}.json"), "100", "30", "30"], env
             )
             progress(f"  {name}: done")
 
@@ -851,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("bundled", big):
             work = tmp / f"reload-{name}"
             work.mkdir()
-            reloads[name] = run_worker(["_reload", str(corpora[name]), str(work), str(edits)])
+            reloads[name] = run_worker(["_reload", str(corpora[name]), str(work), str(edits)], env)
             progress(f"  {name}: p50 {reloads[name]['p50'] * 1000:.0f} ms")
 
         report = Report(info, runs, cold, args.seed, bare, screens, loads, keys, reloads, big)
@@ -940,8 +937,9 @@ class Report:
         else:
             print("Cold = the first run of the program (the page cache was **not** dropped).  ")
         print(
-            f"Other conditions: {runs} runs each; median and p95 (nearest rank: with {runs} runs, p95 is the "
-            f"{'slowest' if runs < 20 else f'{math.ceil(0.95 * runs)}th fastest'}).  "
+            f"prdigest-tui's other conditions: {runs} runs each; median and p95 (nearest rank: with {runs} "
+            f"runs, p95 is the {'slowest' if runs < 20 else f'{math.ceil(0.95 * runs)}th fastest'}); the "
+            "bare app's warm runs are interleaved with them (their count is in the table).  "
             f"Corpora from `bench/make_corpus.py --seed {self.seed}`, 10 reviews a file.\n"
         )
 
