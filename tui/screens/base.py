@@ -51,6 +51,31 @@ class MainScreen(TranslatedBindings, Screen[None]):
     # On this screen focus moves with every enter and escape.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Do not style the whole screen a second time as it first shows.
+        Textual styles each widget as it mounts, then all of them again (with
+        every component class: 48 here) when a newly installed screen resumes,
+        ~6 ms of the first paint; a change made in between (a class, focus, the
+        theme) restyles what it touches itself. Resuming after a screen above
+        it closes does not restyle in Textual either, and this app never
+        switches screens or modes.
+
+        Only the scrollbars Textual has created by now (outside its mount step)
+        are styled here: left unstyled, the first key that restyles a pane
+        would change their rules, lay the screen out and take a second frame.
+
+        Textual calls this handler before Screen's own, which reads the flag.
+        tests/test_start_up.py and tests/test_frames.py fail if this stops working."""
+        event.refresh_styles = False
+        bars: list[Widget] = []
+        for widget in self.walk_children(Widget):
+            if widget.show_vertical_scrollbar:
+                bars.append(widget.vertical_scrollbar)
+            if widget.show_horizontal_scrollbar:
+                bars.append(widget.horizontal_scrollbar)
+        if bars:
+            self.app.stylesheet.update_nodes(bars, animate=False)
+
     async def _on_idle(self, event: events.Idle) -> None:
         """Draw a key's whole effect in one frame. Each widget the App refreshed
         while answering a key (the list, the review, the key bar, the scrollbars

@@ -1,0 +1,48 @@
+"""Start-up does each piece of work once.
+
+Timings are measured in bench/, not here; these tests count work instead, so
+they fail when a change (ours or a Textual upgrade) makes start-up do a piece
+of it twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from textual.css.stylesheet import Stylesheet
+from textual.widget import Widget
+
+from tests.app_helpers import make_app, screen_text
+from tui.widgets.review_list import ReviewList
+from tui.widgets.review_view import ReviewView
+
+
+async def test_each_widget_is_styled_once_before_the_first_keys(tmp_path: Path, monkeypatch) -> None:
+    """Textual styles a widget as it mounts and, by default, the whole screen
+    again when it resumes; MainScreen skips the second pass on its first resume."""
+    styled: Counter[str] = Counter()
+    apply = Stylesheet.apply
+
+    def counting(self: Stylesheet, node: object, **kwargs: object) -> None:
+        if isinstance(node, Widget) and node.id in ("review", "reviews", "tags"):
+            styled[node.id] += 1
+        apply(self, node, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Stylesheet, "apply", counting)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        # The review list has focus from the start (MainScreen.AUTO_FOCUS),
+        # which restyles it: its :focus border.
+        assert styled == {"review": 1, "tags": 1, "reviews": 2}
+        assert "Deep read" in screen_text(app)
+        assert app.focused is app.query_one(ReviewList)
+        # The focused list's border and the review's styles are the ones a
+        # full restyle computes.
+        view = app.query_one(ReviewView)
+        before = view.get_component_rich_style("review-view--title")
+        border = app.query_one(ReviewList).styles.border_top
+        app.update_styles(app.screen)
+        assert view.get_component_rich_style("review-view--title") == before
+        assert app.query_one(ReviewList).styles.border_top == border
