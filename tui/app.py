@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -371,7 +370,7 @@ class PrDigestApp(App[None]):
             self.loading,
         )
         # The list's own filters under it (its tag is the one highlighted above it).
-        narrowing = labels(replace(self.filters, tag=ALL_TAG))
+        narrowing = labels(self.filters._replace(tag=ALL_TAG))
         self.query_one("#reviews").border_subtitle = " · ".join(narrowing)
 
     def _refresh_filter_bar(self) -> None:

@@ -8,7 +8,7 @@ filter bar.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from . import words
 from .model import ALL_TAG, UNREAD_TAG, VERDICTS, Review
@@ -18,8 +18,7 @@ VERDICT_CYCLE: tuple[str | None, ...] = (None, *VERDICTS)
 """What `v` steps through: all verdicts, then each in reading-priority order."""
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     tag: str = ALL_TAG
     verdict: str | None = None
     unread: bool = False
@@ -42,7 +41,7 @@ class Filters:
 
     def next_verdict(self) -> Filters:
         index = VERDICT_CYCLE.index(self.verdict) if self.verdict in VERDICT_CYCLE else 0
-        return replace(self, verdict=VERDICT_CYCLE[(index + 1) % len(VERDICT_CYCLE)])
+        return self._replace(verdict=VERDICT_CYCLE[(index + 1) % len(VERDICT_CYCLE)])
 
 
 def has_unchecked(review: Review, checked: frozenset[str]) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
+from typing import NamedTuple
 
 VERDICTS: tuple[str, ...] = ("deep", "quick", "skim", "skip")
 """Verdicts in reading-priority order: deep-read first."""
@@ -37,8 +38,7 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(NamedTuple):
     path: Path
     line: int  # 1-based
     column: int  # 1-based
@@ -47,8 +47,7 @@ class Location:
         return f"{self.path}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Something wrong in a user's file, located so an editor can jump to it."""
 
     location: Location

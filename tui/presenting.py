@@ -7,15 +7,14 @@ shows can be checked without running an app.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import words
 from .model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review, ReviewChanges, compare
 from .state import ReadState
 
 
-@dataclass(frozen=True)
-class TagCount:
+class TagCount(NamedTuple):
     """A tag's line in the tag list (hashable: the list keeps drawn lines by it)."""
 
     tag: str
@@ -23,8 +22,7 @@ class TagCount:
     total: int
 
 
-@dataclass(frozen=True)
-class ReviewRow:
+class ReviewRow(NamedTuple):
     """A review's two lines in the review list."""
 
     review: Review

@@ -9,7 +9,7 @@ and redraws only when the hints it shows have changed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -21,8 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 
-@dataclass(frozen=True)
-class KeyHint:
+class KeyHint(NamedTuple):
     key: str
     """The key pressed when the hint is clicked."""
     display: str

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -37,8 +38,7 @@ from .to_app import post_to_app
 ROW_HEIGHT = 2
 
 
-@dataclass(frozen=True)
-class _Drawn:
+class _Drawn(NamedTuple):
     strip: Strip
     matches: frozenset[int]  # indexes of the segments drawn as search matches
 
