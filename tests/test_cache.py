@@ -382,12 +382,13 @@ def test_a_warm_start_does_not_import_the_parser(tmp_path: Path) -> None:
 
 
 def test_start_up_imports_only_what_the_first_frame_needs() -> None:
-    """The palette's providers load when it first opens, digests are computed
-    when a file is parsed, the config is read when there is one, and undo is
-    made at the first mark: none is imported for the first frame."""
+    """The palette's providers load when it first opens, the config is read
+    when there is one, and undo is made at the first mark: none is imported for
+    the first frame. Digests use the built-in blake2, not hashlib, which loads
+    OpenSSL."""
     code = (
         "import sys\nimport tui.cli, tui.app\n"
-        "print(sorted(m for m in sys.modules if m in ('tui.commands', 'hashlib', 'tui.config', 'tui.undo')))"
+        "print(sorted(m for m in sys.modules if m in ('tui.commands', 'hashlib', '_hashlib', 'tui.config', 'tui.undo')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

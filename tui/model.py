@@ -13,6 +13,13 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import NamedTuple
 
+try:
+    # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL
+    # (~1 ms), and the first frame needs digests (its review's item keys).
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
+
 VERDICTS: tuple[str, ...] = ("deep", "quick", "skim", "skip")
 """Verdicts in reading-priority order: deep-read first."""
 
@@ -33,9 +40,7 @@ UNREAD_TAG = "\x00unread"
 
 
 def digest(text: str) -> str:
-    import hashlib  # here: start-up from the parse cache needs no digest (~1 ms to import)
-
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 class Location(NamedTuple):
