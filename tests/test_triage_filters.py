@@ -74,7 +74,7 @@ async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
             "",
         )
         assert not app.query_one(FilterBar).display
-        assert app.query_one(TagList).highlighted_option.id == ALL_TAG
+        assert app.query_one(TagList).tag == ALL_TAG
 
 
 async def test_x_does_nothing_and_is_not_offered_without_a_filter(tmp_path: Path) -> None:

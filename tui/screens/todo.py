@@ -14,10 +14,9 @@ from textual.widgets import Static
 from .. import words
 from ..model import Item, Review
 from ..search import shown
-from ..widgets.fitted_list import to_content
 from ..widgets.key_bar import KeyBar
 from ..widgets.todo_list import TodoList, TodoRow
-from ..wrap import wrap
+from ..wrap import Line, wrap
 from .base import TranslatedModal
 
 NOTES = ("actions", "caveats")
@@ -47,6 +46,16 @@ def build_rows(
             rows.append(TodoRow(review))
             rows.extend(TodoRow(review, item) for item in shown_items)
     return rows, open_count, total
+
+
+def to_content(lines: list[Line]) -> Content:
+    """Lines from `tui.wrap`, with their style strings, as one Content."""
+    parts: list[tuple[str, str] | str] = []
+    for n, line in enumerate(lines):
+        if n:
+            parts.append("\n")
+        parts.extend((text, str(style or "")) for text, style in line)
+    return Content.assemble(*parts)
 
 
 class TodoDetail(Static):

@@ -1,26 +1,79 @@
-"""The sidebar's tags: All, Unread, then every tag with unread/total counts."""
+"""The sidebar's tags: All, Unread, then every tag with unread/total counts.
+
+Drawn with the line API, like the review list. A tag's row is its label wrapped
+by `tui.wrap` (Textual's word wrap pushes a whole run of Chinese to the next
+line) with the count set flush right on its last line, so rows are laid out for
+a width: the first layout measures the list at the width it is about to get
+(its height is `auto`), a resize lays the rows out again, a key never does.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
 from textual.binding import Binding
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ..filters import tag_label
 from ..presenting import TagCount
-from .fitted_list import FittedList, to_content, wrapped
+from ..wrap import Line, line_width, truncate, wrap
+from .scrolling import set_virtual_size
 from .to_app import post_to_app
 
 
-class TagList(FittedList):
-    """Tags as a virtualised list; highlighting one selects it."""
+def wrapped(
+    runs: Sequence[tuple[str, Hashable]],
+    width: int,
+    indent: int = 0,
+    right: Sequence[tuple[str, Hashable]] = (),
+) -> list[Line]:
+    """Wrap runs with a hanging indent; `right` is set flush right on the last line."""
+    lines = wrap(runs, max(1, width - indent))
+    out: list[Line] = [lines[0]] + [[(" " * indent, None), *line] for line in lines[1:]]
+    if right:
+        tail_width = line_width(list(right))
+        if tail_width > width:  # a figure wider than the row: cut it rather than overflow
+            text = truncate("".join(text for text, _ in right), width)
+            right, tail_width = [(text, right[0][1])], line_width([(text, None)])
+        last = out[-1]
+        used = line_width(last)
+        if used + tail_width + 1 <= width:
+            out[-1] = [*last, (" " * (width - used - tail_width), None), *right]
+        else:
+            out.append([(" " * max(0, width - tail_width), None), *right])
+    return out
+
+
+class TagList(ScrollView, can_focus=True):
+    """Tags in a virtualised list; highlighting one selects it, enter opens it."""
+
+    COMPONENT_CLASSES = {
+        "tag-list--label",
+        "tag-list--label-unread",
+        "tag-list--count",
+        "tag-list--count-unread",
+        "tag-list--cursor",
+        "tag-list--cursor-blurred",
+    }
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", id="tags.down", tooltip="Next tag", show=False),
-        Binding("k", "cursor_up", "Up", id="tags.up", tooltip="Previous tag", show=False),
+        Binding("j,down", "move(1)", "Down", id="tags.down", tooltip="Next tag", show=False),
+        Binding("k,up", "move(-1)", "Up", id="tags.up", tooltip="Previous tag", show=False),
+        Binding(
+            "pagedown", "page(1)", "Page down", id="tags.page-down", tooltip="A page of tags down", show=False
+        ),
+        Binding("pageup", "page(-1)", "Page up", id="tags.page-up", tooltip="A page of tags up", show=False),
+        Binding("home,g", "edge(-1)", "First", id="tags.first", tooltip="First tag", show=False),
+        Binding("end,G", "edge(1)", "Last", id="tags.last", tooltip="Last tag", show=False),
+        Binding("enter", "open", "Open", id="tags.open", tooltip="Go to the tag's reviews", show=False),
     ]
 
     @dataclass
@@ -31,45 +84,194 @@ class TagList(FittedList):
 
     @dataclass
     class Opened(Message):
-        """Enter on a tag: go to its reviews."""
+        """Enter (or a click on the highlighted tag): go to its reviews."""
 
         tag: str
+
+    highlighted: reactive[int | None] = reactive(None, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.counts: list[TagCount] = []
-        self._built: dict[tuple[TagCount, int], Option] = {}
+        self._width = -1  # the row width the lines are laid out for
+        self._lines: list[tuple[int, Line]] = []  # (tag index, runs) for each line
+        self._starts: list[int] = []  # each tag's first line
+        self._rows: dict[tuple[TagCount, int], list[Line]] = {}  # a tag's lines, by count and width
+        self._styles: dict[Hashable, Style] = {}  # component styles, until the styles change
+
+    # -- data in -----------------------------------------------------------------
 
     @property
     def tags(self) -> list[str]:
         return [count.tag for count in self.counts]
 
+    @property
+    def tag(self) -> str | None:
+        """The highlighted tag."""
+        if self.highlighted is None or not self.counts:
+            return None
+        return self.counts[self.highlighted].tag
+
     def show_counts(self, counts: list[TagCount], selected: str) -> None:
+        """New counts, keeping `selected` highlighted (else the first tag). The
+        App chose `selected`: no Chosen message comes back for it."""
         self.counts = counts
-        self.refit(selected)
+        tags = self.tags
+        index = tags.index(selected) if selected in tags else (0 if counts else None)
+        self.set_reactive(TagList.highlighted, index)
+        if self._width > 0:
+            self._lay_out(self._width)
+        self._reveal()
+        self.refresh()
 
-    def build_options(self, width: int) -> list[Option]:
-        """A row per tag; rows whose count is unchanged are reused (a mark changes
-        a few counts, and wrapping every label again showed at 45 tags)."""
-        built: dict[tuple[TagCount, int], Option] = {}
-        options = []
-        for count in self.counts:
-            option = self._built.get((count, width))
-            if option is None:
-                label = [(tag_label(count.tag), "bold" if count.unread else "")]
-                figure = [(f"{count.unread:,}/{count.total:,}", "$accent" if count.unread else "$text-muted")]
-                option = Option(to_content(wrapped(label, width, 2, figure)), id=count.tag)
-            built[(count, width)] = option
-            options.append(option)
-        self._built = built
-        return options
+    # -- layout ------------------------------------------------------------------
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        if event.option.id is not None:
-            post_to_app(self, self.Chosen(event.option.id))
+    def _row_width(self, width: int | None = None) -> int:
+        """Rows end a cell short of the scrollbar's room."""
+        return max(1, (self.scrollable_content_region.width if width is None else width) - 1)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if event.option.id is not None:
-            post_to_app(self, self.Opened(event.option.id))
+    def _lay_out(self, width: int, *, measuring: bool = False) -> None:
+        """A tag's rows are kept while its count and the width are the same: a
+        mark changes a few counts, and wrapping every label again showed at 45 tags.
+        `measuring`: called by the layout under way, which reads the new size."""
+        rows: dict[tuple[TagCount, int], list[Line]] = {}
+        lines: list[tuple[int, Line]] = []
+        starts: list[int] = []
+        for index, count in enumerate(self.counts):
+            tag_rows = self._rows.get((count, width))
+            if tag_rows is None:
+                label = [(tag_label(count.tag), "label-unread" if count.unread else "label")]
+                figure = [(f"{count.unread:,}/{count.total:,}", "count-unread" if count.unread else "count")]
+                tag_rows = wrapped(label, width, 2, figure)
+            rows[(count, width)] = tag_rows
+            starts.append(len(lines))
+            lines.extend((index, line) for line in tag_rows)
+        grew = len(lines) != len(self._lines)
+        self._rows, self._lines, self._starts, self._width = rows, lines, starts, width
+        size = Size(width, len(lines))
+        if measuring:
+            self.set_reactive(TagList.virtual_size, size)
+        elif grew:
+            self.virtual_size = size  # the height is `auto`: this lays the screen out
+        else:
+            set_virtual_size(self, size)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        styles = self.styles
+        gutter = styles.scrollbar_size_vertical if styles.scrollbar_gutter == "stable" else 0
+        row_width = self._row_width(width - gutter)
+        if row_width != self._width:
+            # Measured before any Resize (the first layout) or for a new width: lay
+            # the rows out at the width they are about to get, or the first frame
+            # shows them one character a line.
+            self._lay_out(row_width, measuring=True)
+        return max(1, len(self._lines))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._row_width() != self._width:
+            self._lay_out(self._row_width())
+            self._reveal()
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _style(self, name: Hashable) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            if name is None:
+                style = self.rich_style
+            elif self.app.no_color and name in ("cursor", "cursor-blurred"):
+                style = Style(reverse=True, bold=True)  # a background would not show
+            else:
+                style = self.get_component_rich_style(f"tag-list--{name}")
+            self._styles[name] = style
+        return style
+
+    def _on_cursor(self, name: Hashable) -> Style:
+        """What a run keeps on the cursor's row: what its component class sets
+        (the count's colour, an unread label's bold); the rest is the cursor's."""
+        key = ("on-cursor", name)
+        style = self._styles.get(key)
+        if style is None:
+            style = Style()
+            if name is not None:
+                own = self.get_component_rich_style(f"tag-list--{name}", partial=True)
+                full = self._style(name)
+                style = Style(color=full.color if own.color else None, bold=own.bold, italic=own.italic)
+            self._styles[key] = style
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self._style(None)
+        row = self.scroll_offset.y + y
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        index, runs = self._lines[row]
+        segments = [Segment(text, self._style(style)) for text, style in runs]
+        if index == self.highlighted:
+            cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
+            segments = [Segment(text, cursor + self._on_cursor(style)) for text, style in runs]
+            return Strip(segments).adjust_cell_length(width, cursor)
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # -- moving ------------------------------------------------------------------
+
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:
+        self._reveal()
+        self.refresh()
+        if new is not None:
+            post_to_app(self, self.Chosen(self.counts[new].tag))
+
+    def _reveal(self) -> None:
+        if self.highlighted is None or self.highlighted >= len(self._starts):
+            return
+        start = self._starts[self.highlighted]
+        end = (
+            self._starts[self.highlighted + 1]
+            if self.highlighted + 1 < len(self._starts)
+            else len(self._lines)
+        )
+        self.scroll_to_region(Region(0, start, 1, end - start), animate=False, immediate=True, force=True)
+
+    def _move_to(self, index: int) -> None:
+        if self.counts:
+            self.highlighted = max(0, min(index, len(self.counts) - 1))
+
+    def action_move(self, step: int) -> None:
+        self._move_to(0 if self.highlighted is None else self.highlighted + step)
+
+    def action_page(self, direction: int) -> None:
+        """About a screenful of lines on, to the tag on that line."""
+        if not self._lines:
+            return
+        start = self._starts[self.highlighted or 0]
+        line = start + direction * max(1, self.scrollable_content_region.height - 1)
+        self._move_to(self._lines[max(0, min(line, len(self._lines) - 1))][0])
+
+    def action_edge(self, direction: int) -> None:
+        self._move_to(0 if direction < 0 else len(self.counts) - 1)
+
+    def action_open(self) -> None:
+        tag = self.tag
+        if tag is not None:
+            post_to_app(self, self.Opened(tag))
+
+    def on_click(self, event: events.Click) -> None:
+        line = self.scroll_offset.y + event.y
+        if not 0 <= line < len(self._lines):
+            return
+        index = self._lines[line][0]
+        if index == self.highlighted:
+            self.action_open()
+        else:
+            self.highlighted = index

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.widgets.fitted_list import wrapped
+from tui.widgets.tag_list import wrapped
 from tui.wrap import line_width
 
 
