@@ -11,10 +11,12 @@ from textual.widgets.option_list import Option
 
 from .. import words
 from ..model import Problem
-from .base import TranslatedModal
+from .base import TranslatedModal, css_file
 
 
 class ProblemsScreen(TranslatedModal):
+    DEFAULT_CSS = css_file("problems.tcss")
+
     BINDINGS = [
         Binding("escape,q,p", "dismiss", "Close", id="problems.close", tooltip="Close the problems view"),
         Binding(

@@ -17,7 +17,7 @@ from ..search import shown
 from ..widgets.key_bar import KeyBar
 from ..widgets.todo_list import TodoList, TodoRow
 from ..wrap import Line, wrap
-from .base import TranslatedModal
+from .base import TranslatedModal, css_file
 
 NOTES = ("actions", "caveats")
 
@@ -84,6 +84,8 @@ class TodoDetail(Static):
 
 
 class TodoScreen(TranslatedModal):
+    DEFAULT_CSS = css_file("todo.tcss")
+
     BINDINGS = [
         Binding("escape,q,a", "dismiss", "Close", id="todo.close", tooltip="Close this view"),
         Binding(
