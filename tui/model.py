@@ -297,8 +297,7 @@ def verdict_rank(verdict: str) -> int:
     return VERDICTS.index(verdict) if verdict in VERDICTS else len(VERDICTS)
 
 
-@dataclass
-class FileUpdate:
+class FileUpdate(NamedTuple):
     """A file's fresh load: its reviews and problems, or None when it is gone."""
 
     reviews: list[Review]

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .atomic import write_atomic as _write_atomic
 from .small_files import UnfitFile, read_regular
@@ -34,8 +35,7 @@ class StateError(Exception):
     """The state file exists but is not a state file we can read."""
 
 
-@dataclass
-class Mark:
+class Mark(NamedTuple):
     value: bool
     at: float
     digest: str | None = None  # an item's text digest when it was checked
@@ -47,8 +47,7 @@ class Mark:
         return out
 
 
-@dataclass
-class Seen:
+class Seen(NamedTuple):
     """The fingerprint of a review when the reader last read or checked it."""
 
     fingerprint: dict[str, object]
