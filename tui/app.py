@@ -31,7 +31,7 @@ from .bindings import APP_BINDINGS
 from .cache import ParseCache
 from .files import split_roots
 from .filters import Filters, labels, marks_narrow, select
-from .loading import first_library, first_part, from_cache, parse_in_background
+from .loading import FirstPart, finish_first_part, first_library, first_part, from_cache, parse_in_background
 from .model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from .screens.base import MainScreen
 from .search import SearchIndex
@@ -104,10 +104,15 @@ class PrDigestApp(App[None]):
         cache_path: Path | None = None,
         config_path: Path | None = None,
         ui_path: Path | None = None,
+        first: FirstPart | None = None,
     ) -> None:
+        """`first`: the first frame's files, planned (and maybe being parsed) by
+        the command line before Textual was imported (see loading.plan_first_part);
+        it brings the parse cache, so `cache_path` is then not read."""
         super().__init__()
         self.paths = paths
-        self.cache = ParseCache(cache_path, version_key=__version__)
+        self.cache = first.cache if first is not None else ParseCache(cache_path, version_key=__version__)
+        self._first = first
         self.loading: tuple[int, int] | None = None  # files parsed, files to parse
         self.folders, self.files = split_roots(paths)
         self.state = ReadState(state_path)
@@ -161,7 +166,11 @@ class PrDigestApp(App[None]):
         }
         self._apply_remembered_theme()
         self.state.load()
-        hits, rest, missing = first_part(self.paths, self.cache)
+        if self._first is not None:
+            hits, rest, missing = finish_first_part(self._first)
+            self._first = None
+        else:
+            hits, rest, missing = first_part(self.paths, self.cache)
         self.library = first_library(hits, missing)
         self._refresh_all()  # the review list has focus: MainScreen.AUTO_FOCUS
         self._warn()

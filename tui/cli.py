@@ -151,16 +151,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     words.set_language(_language(args.lang))
 
     from . import locations
-    from .app import PrDigestApp
+    from .cache import ParseCache
+    from .loading import plan_first_part
 
     paths = args.paths or locations.default_paths()
+    # Before Textual is imported: files the parse cache cannot answer are parsed
+    # in a child process meanwhile (see loading.plan_first_part).
+    cache = ParseCache(None if args.no_cache else locations.cache_file(), version_key=__version__)
+    first = plan_first_part(paths, cache, fork=True)
+
+    from .app import PrDigestApp
+
     app = PrDigestApp(
         paths,
         args.state or locations.state_file(),
         watch=not args.no_watch,
-        cache_path=None if args.no_cache else locations.cache_file(),
         config_path=locations.config_file(),
         ui_path=locations.ui_file(),
+        first=first,
     )
     app.run()
     return app.return_code or 0

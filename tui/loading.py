@@ -14,6 +14,8 @@ import contextlib
 import gc
 import marshal
 import os
+import select
+import signal
 import sys
 import time
 from collections import deque
@@ -44,8 +46,126 @@ SYNC_BYTES = 64 * 1024
 """Of those, the files parsed before the first frame when the cache has not got
 them: about this many bytes (at least one file). Parsing costs ~1.5 ms a 20 KB
 file, and the parser's import ~10 ms; the rest is parsed in the background."""
+CHILD_TIMEOUT_S = 10.0
+"""How long the first frame waits for the child parsing its files (see
+`plan_first_part`) before parsing them itself."""
 FLUSH_S = 0.15
 """Hand parsed files to the app at most this often, so it re-indexes a few times, not per file."""
+
+
+class FirstPart:
+    """The first frame's files, planned: those the cache answered, those to
+    parse now (maybe already being parsed in a child process), the rest."""
+
+    def __init__(
+        self,
+        cache: ParseCache,
+        hits: dict[Path, FileUpdate],
+        parse: list[Path],
+        later: list[Path],
+        missing: list[Problem],
+    ) -> None:
+        self.cache, self.hits, self.parse, self.later, self.missing = cache, hits, parse, later, missing
+        self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
+
+
+def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:
+    """Find the first `SYNC_FILES` files and ask the cache for them; the ones it
+    cannot answer (up to about `SYNC_BYTES`) are parsed before the first frame.
+
+    `fork`: parse them in a child process, started now. The command line plans
+    before importing Textual, so the child imports the parser and parses on the
+    other core while this process imports Textual and builds the app (~150 ms);
+    without a parse cache (a first start, an upgrade) this takes the parser's
+    import (~12 ms: PyYAML compiles its regular expressions), the loader's and
+    the parsing off the way to the first frame. Forking is safe only before
+    any thread starts, hence before Textual.
+    """
+    with _collector_off():
+        files, missing = discover(paths)
+        cache.load()
+        now, rest = files[:SYNC_FILES], files[SYNC_FILES:]
+        hits, misses = _from_cache(now, cache)
+        parse, later = _within(misses, SYNC_BYTES)
+    first = FirstPart(cache, hits, parse, later + rest, missing)
+    if fork and parse and hasattr(os, "fork"):
+        first.child = _fork_parser(parse)
+    return first
+
+
+def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
+    """A child process that parses `paths` and writes the marshalled cache
+    entries to a pipe; None if it cannot be started."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: parse, write, and leave without running anything of the parent's
+        code = 1
+        try:
+            os.close(read_end)
+            data = marshal.dumps(parse_files([str(path) for path in paths]))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | None:
+    """The child's entries, or None if it failed or hangs (the caller then parses)."""
+    pid, read_end = child
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                chunks = []
+                break
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        chunks = []
+    finally:
+        os.close(read_end)
+    data = b"".join(chunks)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = -1
+    if status != 0 or not data:
+        return None
+    try:
+        entries = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return entries if isinstance(entries, list) else None
+
+
+def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
+    """The first frame's files (the child's parses, or parsed here), every
+    other file (for `from_cache`, then parsing), and the paths that do not exist."""
+    with _collector_off():
+        hits = dict(first.hits)
+        entries = _from_child(first.child) if first.child is not None else None
+        first.child = None
+        if entries is None:
+            hits.update(_parse_now(first.parse, first.cache))
+        else:
+            hits.update(_store(entries, first.cache))
+        return hits, first.later, first.missing
 
 
 def first_part(
@@ -58,14 +178,7 @@ def first_part(
     A warm start of 10,000 reviews would otherwise stat and decode all of them
     (~30 ms) before anything is drawn; the rest follows a frame later.
     """
-    with _collector_off():
-        files, missing = discover(paths)
-        cache.load()
-        now, rest = files[:SYNC_FILES], files[SYNC_FILES:]
-        hits, misses = _from_cache(now, cache)
-        parse, later = _within(misses, SYNC_BYTES)
-        hits.update(_parse_now(parse, cache))
-        return hits, later + rest, missing
+    return finish_first_part(plan_first_part(paths, cache))
 
 
 def first_library(hits: dict[Path, FileUpdate], missing: list[Problem]) -> Library:
@@ -123,10 +236,15 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
 
 
 def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
-    parsed: dict[Path, FileUpdate] = {}
     if not paths:
-        return parsed  # and the parser is not even imported
-    for name, before, reviews, problems in parse_files([str(path) for path in paths]):
+        return {}  # and the parser is not even imported
+    return _store(parse_files([str(path) for path in paths]), cache)
+
+
+def _store(entries: list, cache: ParseCache) -> dict[Path, FileUpdate]:
+    """Cache entries from `parse_files`, put in the cache and decoded."""
+    parsed: dict[Path, FileUpdate] = {}
+    for name, before, reviews, problems in entries:
         path = Path(name)
         cache.put_raw(path, before, reviews, problems)
         parsed[path] = decode_entry(path, reviews, problems)
