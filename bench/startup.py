@@ -75,6 +75,9 @@ PAINT_TIMEOUT = 120.0
 QUIT_TIMEOUT = 15.0
 SAMPLE_S = 0.05
 """How often the parse workers' memory is sampled during a pty run."""
+COLD_RUNS = 3
+"""Cold runs per corpus, each after dropping the page cache (and the bare app's
+paired run after its own drop)."""
 KEYS_SETTLE_S = 1.0
 """Pause between "everything loaded" and the first timed key: the parse-cache
 save thread and the watcher's start may still be running."""
@@ -408,15 +411,19 @@ def app_series(
     env: dict[str, str],
     runs: int,
     cold: bool,
-    between: Callable[[], None] = lambda: None,
+    bare_run: Callable[[bool], PtyRun],
+    cold_runs: int = COLD_RUNS,
 ) -> dict[str, object]:
-    """prdigest-tui under the three conditions: cold (page cache dropped, empty
-    parse cache), no parse cache (`runs` runs, each with a fresh empty cache
-    folder), warm (`runs` runs with the cache a priming run filled).
+    """prdigest-tui under the three conditions: cold (`cold_runs` runs, each
+    right after dropping the page cache, with an empty parse cache), no parse
+    cache (`runs` runs, each with a fresh empty cache folder), warm (`runs` runs
+    with the cache a priming run filled).
 
-    `between` runs before each warm and no-cache run: the bare app, so that the
-    two are measured side by side and a machine that drifts (another process,
-    the page cache refilling after a drop) moves both, not one."""
+    Each run is paired with a run of the bare app just before it (`bare_run`;
+    for cold, after its own drop of the page cache), and the ratios are taken
+    over those: a machine that drifts (another process, the page cache
+    refilling after a drop) moves both, not one. Without dropping the page
+    cache, cold is the first run alone, paired with nothing."""
     state = tmp / f"state-{name}.json"
     argv = [exe, "--lang", "en", "--state", str(state), *cli_paths]
     checkpoints = app_checkpoints(count)
@@ -428,20 +435,30 @@ def app_series(
         until = cache_filled(cache_home) if settle else None
         return run_in_pty(argv, tmp / "empty", run_env, checkpoints, b"q", watch, until)
 
-    dropped = drop_caches() if cold else False
-    first = run("cold")
+    side: dict[str, list[PtyRun]] = {"cold": [], "no_cache": [], "warm": []}
+    first: list[PtyRun] = []
+    dropped = cold and drop_caches()
+    if dropped:
+        for n in range(cold_runs):
+            side["cold"].append(bare_run(True))
+            drop_caches()
+            first.append(run(f"cold-{n}"))
+            if n + 1 < cold_runs:
+                drop_caches()
+    else:
+        first.append(run("cold"))
     no_cache = []
     for n in range(runs):
-        between()
+        side["no_cache"].append(bare_run(False))
         no_cache.append(run(f"none-{n}"))
     run("filled", settle=True)  # fills the cache: quits once it is written
     warm = []
     for _ in range(runs):
-        between()
+        side["warm"].append(bare_run(False))
         warm.append(run("filled"))
     state.unlink(missing_ok=True)
     shutil.rmtree(tmp / "caches" / name, ignore_errors=True)
-    return {"cold": [first], "no_cache": no_cache, "warm": warm, "dropped": dropped}
+    return {"cold": first, "no_cache": no_cache, "warm": warm, "dropped": dropped, "bare": side}
 
 
 def summary(runs: list[PtyRun], moment: str) -> dict[str, float]:
@@ -815,6 +832,12 @@ def main(argv: list[str] | None = None) -> int:
         progress("a. first paint, all loaded, peak RSS under a pty")
         bare = bare_series(tmp, env, runs, cold)
         progress(f"  bare: paint {summary(bare['warm'], 'paint')['median']:.3f} s warm")
+
+        def record(run: PtyRun, cold_run: bool) -> PtyRun:
+            """A bare run paired with one of prdigest-tui's; the bare rows pool them all."""
+            bare["cold" if cold_run else "warm"].append(run)  # type: ignore[union-attr]
+            return run
+
         screens: dict[str, dict] = {}
         for name, folder in corpora.items():
             # The bundled digest as a user gets it: no argument, from a folder without entries/.
@@ -828,7 +851,7 @@ def main(argv: list[str] | None = None) -> int:
                 env,
                 runs,
                 cold,
-                between=lambda: bare["warm"].append(bare_once(tmp, env)),  # type: ignore[union-attr]
+                bare_run=lambda cold_run: record(bare_once(tmp, env), cold_run),
             )
             progress(
                 f"  {name}: paint {summary(screens[name]['warm'], 'paint')['median']:.3f} s warm, "
@@ -903,14 +926,20 @@ class Report:
         self.bare, self.screens, self.loads = bare, screens, loads
         self.keys, self.reloads, self.big = keys, reloads, big
         self.dropped = bare["dropped"] and all(s["dropped"] for s in screens.values())
-        self.bare_cold = bare["cold"][0].times["paint"]
+        self.bare_cold = summary(bare["cold"], "paint")["median"]
         self.bare_warm = summary(bare["warm"], "paint")["median"]
 
     def reviews(self, name: str) -> str:
         return f"{self.loads[name]['reviews']:,}"
 
-    def bare_for(self, condition: str) -> float:
-        """The bare app's paint a condition is compared with: cold with cold, the rest with warm."""
+    def bare_for(self, condition: str, name: str | None = None) -> float:
+        """The bare app's paint a condition is compared with: the median of the
+        bare runs paired with that series' runs (see `app_series`); without
+        pairs (the bare rows, cold without dropping the page cache), its cold
+        run for cold, its pooled warm median for the rest."""
+        paired = self.screens[name]["bare"][condition] if name is not None else []
+        if paired:
+            return summary(paired, "paint")["median"]
         return self.bare_cold if condition == "cold" else self.bare_warm
 
     def print(self) -> None:
@@ -932,7 +961,8 @@ class Report:
         print(f"Code measured: {info['tree']}.  ")
         if self.cold and self.dropped:
             print(
-                "Cold = one run right after `sync; echo 3 > /proc/sys/vm/drop_caches` (page cache dropped).  "
+                f"Cold = runs right after `sync; echo 3 > /proc/sys/vm/drop_caches` (page cache dropped), "
+                f"{COLD_RUNS} per corpus.  "
             )
         else:
             print("Cold = the first run of the program (the page cache was **not** dropped).  ")
@@ -956,7 +986,9 @@ class Report:
         for name, series in self.screens.items():
             label = "`prdigest-tui` (bundled digest)" if name == "bundled" else "`prdigest-tui DIR`"
             for condition, text in CONDITIONS.items():
-                self.screen_row(label, self.reviews(name), condition, text, series[condition], loads=True)
+                self.screen_row(
+                    label, self.reviews(name), condition, text, series[condition], loads=True, name=name
+                )
         unclean = {
             f"{name} {condition}": sum(not r.clean_exit for r in runs)
             for name, series in [("bare", self.bare), *self.screens.items()]
@@ -966,8 +998,10 @@ class Report:
         print(
             "\nFirst paint: prdigest-tui's status bar shows `N reviews · ` and a row `Deep read`; the bare "
             "app shows `hello`. All loaded: the All tag shows `N/N` and the status bar `N reviews · ` "
-            "for the whole corpus. ÷ bare: over the bare app's cold paint for cold, its warm median "
-            "otherwise. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
+            "for the whole corpus. ÷ bare: over the median of the bare app's runs paired with that "
+            "row's: each prdigest-tui run follows a bare run (a cold one after its own drop of the "
+            "page cache), so both see the same state of the machine; the bare rows pool every bare "
+            "run. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
             "VmHWM summed, sampled every 50 ms (not in the app's figure). Progress shown: the status "
             "bar's `loading n/N files…` was drawn in every run (none: in no run)."
         )
@@ -975,13 +1009,23 @@ class Report:
             print(f"\nRuns that did not exit cleanly after the quit key (killed or non-zero): {unclean}")
 
     def screen_row(
-        self, label: str, count: str, condition: str, text: str, runs: list[PtyRun], loads: bool
+        self,
+        label: str,
+        count: str,
+        condition: str,
+        text: str,
+        runs: list[PtyRun],
+        loads: bool,
+        name: str | None = None,
     ) -> None:
         paint = summary(runs, "paint")
-        ratio = fmt_x(paint["median"] / self.bare_for(condition))
+        base = self.bare_for(condition, name)
+        ratio = fmt_x(paint["median"] / base)
         if loads:
             loaded = summary(runs, "loaded")
-            loaded_cells = f"{fmt_s(loaded['median'])} | {fmt_s(loaded['p95'])} | {fmt_x(loaded['median'] / self.bare_for(condition))}"
+            loaded_cells = (
+                f"{fmt_s(loaded['median'])} | {fmt_s(loaded['p95'])} | {fmt_x(loaded['median'] / base)}"
+            )
             shown = [r.watched["progress"] for r in runs]
             progress_cell = (
                 "every run" if all(shown) else "none" if not any(shown) else f"{sum(shown)}/{len(shown)}"
@@ -1011,7 +1055,7 @@ class Report:
                 ratios = "– | –"  # a millisecond of YAML: start-up is all imports and layout
             else:
                 no_cache = summary(self.screens[name]["no_cache"], "loaded")["median"]
-                cold = self.screens[name]["cold"][0].times["loaded"]
+                cold = summary(self.screens[name]["cold"], "loaded")["median"]
                 ratios = f"{fmt_x(no_cache / load['libyaml_load'])} | {fmt_x(cold / load['libyaml_cold'])}"
             print(
                 f"| {self.reviews(name)} reviews | {load['files']:,} | {load['mb']:.1f} | {fmt_s(load['read'])} "
@@ -1096,7 +1140,7 @@ class Report:
         for name, limit in ((big, 1.5), ("bundled", 1.2)):
             for condition in CONDITIONS:
                 paint = summary(self.screens[name][condition], "paint")["median"]
-                base = self.bare_for(condition)
+                base = self.bare_for(condition, name)
                 rows.append(
                     (
                         f"first paint, {self.reviews(name)} reviews, {SHORT[condition]}",
@@ -1107,17 +1151,18 @@ class Report:
                     )
                 )
         loaded = summary(self.screens[big]["warm"], "loaded")["median"]
+        base = self.bare_for("warm", big)
         rows.append(
             (
                 f"all loaded, {n} reviews, warm",
                 "≤ 2.0× bare paint (warm)",
-                f"{fmt_s(loaded)} s; bare {fmt_s(self.bare_warm)} s",
-                fmt_x(loaded / self.bare_warm),
-                loaded / self.bare_warm <= 2.0,
+                f"{fmt_s(loaded)} s; bare {fmt_s(base)} s",
+                fmt_x(loaded / base),
+                loaded / base <= 2.0,
             )
         )
         load = self.loads[big]
-        cold = self.screens[big]["cold"][0].times["loaded"]
+        cold = summary(self.screens[big]["cold"], "loaded")["median"]
         no_cache = summary(self.screens[big]["no_cache"], "loaded")["median"]
         for label, app_s, floor, which in (
             ("cold (page cache dropped, no parse cache)", cold, load["libyaml_cold"], "cold"),
