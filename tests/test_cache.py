@@ -392,3 +392,23 @@ def test_start_up_imports_only_what_the_first_frame_needs() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_cache_path_that_is_not_a_file_is_a_miss_not_a_hang(tmp_path: Path, kind: str) -> None:
+    """A named pipe in the cache's place would block a plain open until a
+    writer comes; it is ignored instead, and the cache rebuilt on save."""
+    folder = corpus(tmp_path, 2)
+    cache_file = tmp_path / "cache.bin"
+    if kind == "fifo":
+        os.mkfifo(cache_file)
+    else:
+        cache_file.mkdir()
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom tui.cache import ParseCache\n"
+        f"print(ParseCache(Path({str(cache_file)!r})).load())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0 and out.stdout.strip() == "False", out
+    shown, _, _ = first_part([folder], ParseCache(cache_file))
+    assert len(shown) == 2

@@ -21,12 +21,14 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from .atomic import write_atomic
 from .model import FileUpdate, Location, Problem, Review
+from .small_files import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
 VERSION = 4
@@ -133,11 +135,15 @@ class ParseCache:
         if self.path is None:
             return False
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            # Without blocking: a named pipe in the cache's place would wait for a writer.
+            fd = os.open(self.path, OPEN_FLAGS)
         except (OSError, ValueError):
             return False
         try:
-            size = os.fstat(fd).st_size
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise ValueError("not a regular file")
+            size = info.st_size
             length = int.from_bytes(os.pread(fd, _HEADER, 0), "little")
             if size < _HEADER or length > size - _HEADER:
                 raise ValueError("truncated")
