@@ -73,21 +73,11 @@ class MainScreen(TranslatedBindings, Screen[None]):
         it closes does not restyle in Textual either, and this app never
         switches screens or modes.
 
-        Only the scrollbars Textual has created by now (outside its mount step)
-        are styled here: left unstyled, the first key that restyles a pane
-        would change their rules, lay the screen out and take a second frame.
-
         Textual calls this handler before Screen's own, which reads the flag.
-        tests/test_start_up.py and tests/test_frames.py fail if this stops working."""
+        tests/test_start_up.py fails if this stops working. (The panes' scrollbars,
+        which Textual's mount step does not style either, style themselves:
+        tui/widgets/scrolling.Pane.)"""
         event.refresh_styles = False
-        bars: list[Widget] = []
-        for widget in self.walk_children(Widget):
-            if widget.show_vertical_scrollbar:
-                bars.append(widget.vertical_scrollbar)
-            if widget.show_horizontal_scrollbar:
-                bars.append(widget.horizontal_scrollbar)
-        if bars:
-            self.app.stylesheet.update_nodes(bars, animate=False)
 
     async def _on_idle(self, event: events.Idle) -> None:
         """Draw a key's whole effect in one frame. Each widget the App refreshed

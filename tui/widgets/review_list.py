@@ -24,7 +24,6 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import words
@@ -32,7 +31,7 @@ from ..model import Review
 from ..presenting import ReviewRow
 from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
-from .scrolling import set_virtual_size
+from .scrolling import Pane, set_virtual_size
 from .to_app import post_to_app
 
 ROW_HEIGHT = 2
@@ -72,7 +71,7 @@ class _Parts:
         return _Drawn(Strip(self.segments).adjust_cell_length(width, pad), frozenset(self.matches))
 
 
-class ReviewList(ScrollView, can_focus=True):
+class ReviewList(Pane, can_focus=True):
     """Reviews in reading order; highlighting previews, enter opens."""
 
     COMPONENT_CLASSES = {

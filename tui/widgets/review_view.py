@@ -26,7 +26,6 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import words
@@ -34,7 +33,7 @@ from ..model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
 from ..search import MATCH, split_runs
 from ..text import code_refs, code_spans
 from ..wrap import wrap
-from .scrolling import set_virtual_size
+from .scrolling import Pane, set_virtual_size
 from .to_app import post_to_app
 
 Runs = list[tuple[str, Hashable]]
@@ -71,7 +70,7 @@ class _Line(NamedTuple):
     matches: frozenset[int] = frozenset()  # indexes of segments drawn as search matches
 
 
-class ReviewView(ScrollView, can_focus=True):
+class ReviewView(Pane, can_focus=True):
     """Title, verdict, tags, summary, focus items, checklist, actions, caveats."""
 
     COMPONENT_CLASSES = {

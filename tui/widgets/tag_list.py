@@ -19,13 +19,12 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..filters import tag_label
 from ..presenting import TagCount
 from ..wrap import Line, line_width, truncate, wrap
-from .scrolling import set_virtual_size
+from .scrolling import Pane, set_virtual_size
 from .to_app import post_to_app
 
 
@@ -52,7 +51,7 @@ def wrapped(
     return out
 
 
-class TagList(ScrollView, can_focus=True):
+class TagList(Pane, can_focus=True):
     """Tags in a virtualised list; highlighting one selects it, enter opens it."""
 
     COMPONENT_CLASSES = {

@@ -20,14 +20,13 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import words
 from ..model import Item, Review
 from ..search import shown
 from ..wrap import truncate
-from .scrolling import set_virtual_size
+from .scrolling import Pane, set_virtual_size
 from .to_app import post_to_app
 
 
@@ -37,7 +36,7 @@ class TodoRow:
     item: Item | None = None  # None: the review's heading
 
 
-class TodoList(ScrollView, can_focus=True):
+class TodoList(Pane, can_focus=True):
     COMPONENT_CLASSES = {
         "todo-list--heading",
         "todo-list--verdict",
