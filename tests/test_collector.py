@@ -56,35 +56,76 @@ def test_never_due_while_the_collector_is_off() -> None:
     assert not collector.full_due()
 
 
+class Recorder:
+    """Frames the App hands its driver, and the full collections, in order."""
+
+    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
+        self.events: list[str] = []
+        display = app._display
+
+        def recording(screen: object, renderable: object) -> None:
+            if renderable is not None:
+                self.events.append("frame")
+            display(screen, renderable)
+
+        app._display = recording
+
+    def on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            self.events.append("full collection")
+
+    async def until_collected(self) -> None:
+        deadline = time.monotonic() + 5
+        while "full collection" not in self.events:
+            assert time.monotonic() < deadline, self.events
+            await asyncio.sleep(0.02)
+
+
+async def collector_on(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + 10
+    while not gc.isenabled():  # on once loading ends
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    await pilot.pause()
+    assert gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+
+
 async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    events: list[str] = []
-    display = app._display
-
-    def recording(screen: object, renderable: object) -> None:
-        if renderable is not None:
-            events.append("frame")
-        display(screen, renderable)
-
-    def on_collection(phase: str, info: dict[str, int]) -> None:
-        if phase == "start" and info["generation"] == 2:
-            events.append("full collection")
-
-    app._display = recording  # type: ignore[method-assign]
+    recorder = Recorder(app)
     async with app.run_test(size=(100, 30)) as pilot:
-        deadline = time.monotonic() + 10
-        while not gc.isenabled():  # on once loading ends
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.02)
-        await pilot.pause()
-        assert gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+        await collector_on(app, pilot)
         young_collections_until_a_full_one_is_due()
-        gc.callbacks.append(on_collection)
+        gc.callbacks.append(recorder.on_collection)
         try:
-            events.clear()
+            recorder.events.clear()
             await pilot.press("j")
             await pilot.pause()
+            await recorder.until_collected()
         finally:
-            gc.callbacks.remove(on_collection)
-        assert events[:2] == ["frame", "full collection"], events
+            gc.callbacks.remove(recorder.on_collection)
+        assert recorder.events[:2] == ["frame", "full collection"], recorder.events
         assert gc.get_count()[2] < collector.FULL_EVERY
+
+
+async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path: Path) -> None:
+    """j held down: the collection that falls due waits for the keys to stop."""
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        young_collections_until_a_full_one_is_due()
+        gc.callbacks.append(recorder.on_collection)
+        try:
+            recorder.events.clear()
+            for key in "jjjjkkkkjjjj":
+                await pilot.press(key)
+                await pilot.pause()
+                await asyncio.sleep(collector.QUIET_S / 4)
+            assert "full collection" not in recorder.events, recorder.events
+            assert recorder.events.count("frame") >= 12
+            await recorder.until_collected()
+        finally:
+            gc.callbacks.remove(recorder.on_collection)
+        assert recorder.events.count("full collection") == 1
+        assert recorder.events[-1] == "full collection"

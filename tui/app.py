@@ -140,6 +140,11 @@ class PrDigestApp(App[None]):
             self._undo_marks = ReadUndo()
         return self._undo_marks
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            collector.note_input()  # full collections wait for a pause in the input
+        await super().on_event(event)
+
     def get_default_screen(self) -> Screen:
         return MainScreen(id="_default")
 

@@ -5,20 +5,23 @@ little garbage, so collections then only cost time (~25 ms of the first
 paint). Once loading ends, what was loaded is frozen, out of every later
 collection's walk, and the collector comes back on.
 
-Its full collections are then run after a frame, not in the middle of a key.
+Its full collections are then run in a pause, not in the middle of a key.
 Drawing a frame leaves cyclic garbage behind (Textual's strips cache crops of
 themselves): ~800 objects an enter or escape. Left to CPython, a full
 collection starts inside whichever allocation tips the count, one key in
 fourteen or so, and adds 5-15 ms to that key before its frame is drawn. Here
-the App asks `full_due()` each time it goes idle and runs `collect_full()`
-once the screen is drawn, as often as CPython would have (every tenth
-generation-1 collection). CPython's own full collections still happen, ten
-times less often, should the App never go idle.
+the App asks `full_due()` each time it goes idle and, once the screen is
+drawn and no key or mouse event has come for `QUIET_S`, runs `collect_full()`:
+as often as CPython would have (every tenth generation-1 collection), but
+never between the keys of a burst (j held down), where it would delay the
+next one. CPython's own full collections still happen, ten times less often,
+should the App never pause.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 FULL_EVERY = 10
 """Generation-1 collections between two full ones: CPython's default."""
@@ -26,7 +29,22 @@ FULL_EVERY = 10
 FULL_SAFETY_NET = 100
 """CPython's own full collection, if none ran after a frame meanwhile."""
 
+QUIET_S = 0.25
+"""A due full collection waits until input has been quiet this long."""
+
 _scheduled = False
+_last_input = 0.0
+
+
+def note_input() -> None:
+    """A key or mouse event came (the App tells, for every one)."""
+    global _last_input
+    _last_input = time.monotonic()
+
+
+def quiet_left() -> float:
+    """Seconds until input will have been quiet for `QUIET_S` (0: it has)."""
+    return max(0.0, _last_input + QUIET_S - time.monotonic())
 
 
 def off_for_start_up() -> None:
