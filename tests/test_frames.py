@@ -14,6 +14,7 @@ from pathlib import Path
 from textual.app import App
 
 from tests.app_helpers import make_app, screen_text, settled
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
 from tui.widgets.tag_list import TagList
@@ -74,7 +75,13 @@ async def test_each_key_draws_its_whole_effect_in_one_frame(tmp_path: Path) -> N
         assert app.focused is tags
         assert tags.show_vertical_scrollbar  # 14 tags in 13 rows at 120x40
 
-        await pilot.press("j", "j")  # into the tags (the filter bar appears: a layout)
+        # The filter bar appears and the panes shrink: a layout, in the same frame
+        # (MainScreen._refresh_layout: Textual used to lay out again and draw twice more).
+        assert await press(pilot, frames, "j") == 1
+        assert app.query_one(FilterBar).display
+        assert await press(pilot, frames, "k") == 1  # and goes
+        assert not app.query_one(FilterBar).display
+        await pilot.press("j", "j")
         await pilot.pause()
         shown = len(listing.reviews)
         assert await press(pilot, frames, "j") == 1  # another tag, its reviews, its review

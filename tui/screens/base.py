@@ -15,6 +15,7 @@ from pathlib import Path
 
 from textual import events
 from textual.binding import ActiveBinding
+from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -78,6 +79,32 @@ class MainScreen(TranslatedBindings, Screen[None]):
         which Textual's mount step does not style either, style themselves:
         tui/widgets/scrolling.Pane.)"""
         event.refresh_styles = False
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        """Lay the screen out once, and draw it once. While Textual lays the
+        screen out it gives each widget its new size through reactives that ask
+        for another layout and a repaint; so every layout that changed a size
+        (the filter bar showing or hiding, a pane resized) was followed by a
+        second one and two more frames, 17-33 ms apart, for the same picture:
+        50-70 ms from a tag switch to its last frame.
+
+        What a widget asked for while this layout ran is dropped when the
+        layout already did it: the widget was laid out before (it was only
+        resized), or it is new but fixed in size and has no children (the
+        filter bar). A new widget that sizes itself or holds others (the key
+        panel) keeps its requests: its size may depend on a first layout of its
+        content. Requests made before this layout are left alone. (Overrides a
+        private Textual method; textual is pinned exactly, and
+        tests/test_frames.py and the key panel tests fail if this stops working.
+        In tmux, the screen after bursts of such keys matched a full redraw.)"""
+        laid_out = set(self._compositor.widgets)
+        asked = {widget for widget in laid_out if widget._layout_required or widget._repaint_required}
+        super()._refresh_layout(size, scroll)
+        for widget, _ in self._compositor.layers:  # what it sized, scrollbars included
+            if widget in asked:
+                continue
+            if widget in laid_out or (not widget._nodes and not widget.styles.auto_dimensions):
+                widget._layout_required = widget._repaint_required = False
 
     async def _on_idle(self, event: events.Idle) -> None:
         """Draw a key's whole effect in one frame. Each widget the App refreshed
