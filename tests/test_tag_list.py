@@ -111,3 +111,18 @@ async def test_the_list_grows_when_a_tag_is_added(tmp_path: Path) -> None:
         assert "beta" in tags.tags
         assert tags.size.height == before + 1
         assert "#beta" in screen_text(app)
+
+
+async def test_the_highlighted_tag_stays_in_view_when_the_terminal_shrinks(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        tags = await _focus_tags(app, pilot)
+        await pilot.press("end")
+        await pilot.pause()
+        last = f"#{tags.tags[-1]}"
+        assert last in screen_text(app)
+        await pilot.resize_terminal(120, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert tags.scroll_offset.y > 0
+        assert last in screen_text(app)
