@@ -169,7 +169,7 @@ class TagList(Pane, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         if self._row_width() != self._width:
             self._lay_out(self._row_width())
-            self._reveal()
+        self._reveal()  # shorter (the filter bar came, the terminal shrank): keep the tag in view
 
     # -- drawing -----------------------------------------------------------------
 
