@@ -10,7 +10,7 @@ from textual.widgets import OptionList
 
 from tui.model import ALL_TAG, UNREAD_TAG
 from tui.state import ReadState
-from tui.widgets.review_list import ReviewList
+from tui.widgets.review_list import ROW_HEIGHT, ReviewList
 from tui.widgets.review_view import ReviewView
 from tui.widgets.tag_list import TagList
 
@@ -399,3 +399,25 @@ async def test_tag_counts_group_thousands_like_the_status_bar(tmp_path: Path) ->
         text = screen_text(app)
         assert "1,200 reviews" in text
         assert any(line.startswith("│All") and "1,200/1,200" in line for line in text.splitlines())
+
+
+async def test_the_highlighted_review_stays_in_view_when_the_list_gets_shorter(tmp_path: Path) -> None:
+    """The search box opening, or the terminal shrinking, takes rows from the list."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        listing = app.query_one(ReviewList)
+        rows = listing.scrollable_content_region.height // ROW_HEIGHT
+        await pilot.press(*["j"] * (min(rows, len(listing.reviews)) - 1))
+        await pilot.pause()
+
+        def in_view() -> bool:
+            top = listing.scroll_offset.y
+            start = listing.highlighted * ROW_HEIGHT
+            return top <= start and start + ROW_HEIGHT <= top + listing.scrollable_content_region.height
+
+        assert in_view()
+        await pilot.resize_terminal(120, 12)
+        await pilot.pause()
+        await pilot.pause()
+        assert in_view()
