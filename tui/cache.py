@@ -45,21 +45,6 @@ def stamp(path: Path) -> Stamp | None:
     return info.st_size, info.st_mtime_ns
 
 
-def _review(review: Review) -> tuple:
-    """A review as cached: what the list needs in the clear, the body packed."""
-    loc = review.location
-    return (
-        review.title,
-        review.repo,
-        review.verdict,
-        review.tags,
-        loc.line,
-        loc.column,
-        review.pr,
-        review.blob,
-    )
-
-
 _HEADER = 8
 """Bytes before the index: its length, little-endian."""
 EMPTY_BODY = marshal.dumps(("", None, None, None, (), (), (), ()))
@@ -198,22 +183,18 @@ class ParseCache:
         self._fresh[str(path)] = entry
         return update
 
-    def put(self, path: Path, current: Stamp | None, update: FileUpdate) -> None:
-        if current is None:
-            return
-        self._fresh[str(path)] = (
-            current,
-            tuple(map(_review, update.reviews)),
-            tuple((p.location.line, p.location.column, p.message) for p in update.problems),
-        )
-        self.dirty = True
-
-    def put_raw(self, path: Path, current: Stamp | None, reviews: tuple, problems: tuple) -> None:
-        """Store an entry made by `parse_files` in another process."""
-        if current is None:
-            return
-        self._fresh[str(path)] = (current, reviews, problems)
-        self.dirty = True
+    def store(self, entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> dict[Path, FileUpdate]:
+        """Keep entries made by `parse_files` (here, in a thread or in another
+        process), each under the stamp its file had before it was parsed, and
+        return them decoded."""
+        decoded: dict[Path, FileUpdate] = {}
+        for name, before, reviews, problems in entries:
+            path = Path(name)
+            if before is not None:
+                self._fresh[name] = (before, reviews, problems)
+                self.dirty = True
+            decoded[path] = decode_entry(path, reviews, problems)
+        return decoded
 
     def forget(self, paths: Iterable[Path]) -> None:
         for path in paths:
@@ -273,7 +254,7 @@ def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -
 def parse_files(paths: list[str]) -> list[tuple[str, Stamp | None, tuple, tuple]]:
     """Parse files into cache entries (plain tuples), in a worker process or thread.
 
-    Returns what `ParseCache.put_raw` takes, so nothing is encoded twice and the
+    Returns what `ParseCache.store` takes, so nothing is encoded twice and the
     data crosses the process boundary as plain tuples and strings.
     """
     from .loader import load_file

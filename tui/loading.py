@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .cache import ParseCache, decode_entry, parse_files, stamp
+from .cache import ParseCache, parse_files, stamp
 from .files import discover
 from .model import FileUpdate, Library, Problem
 
@@ -164,7 +164,7 @@ def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Pa
         if entries is None:
             hits.update(_parse_now(first.parse, first.cache))
         else:
-            hits.update(_store(entries, first.cache))
+            hits.update(first.cache.store(entries))
         return hits, first.later, first.missing
 
 
@@ -238,17 +238,7 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
 def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
     if not paths:
         return {}  # and the parser is not even imported
-    return _store(parse_files([str(path) for path in paths]), cache)
-
-
-def _store(entries: list, cache: ParseCache) -> dict[Path, FileUpdate]:
-    """Cache entries from `parse_files`, put in the cache and decoded."""
-    parsed: dict[Path, FileUpdate] = {}
-    for name, before, reviews, problems in entries:
-        path = Path(name)
-        cache.put_raw(path, before, reviews, problems)
-        parsed[path] = decode_entry(path, reviews, problems)
-    return parsed
+    return cache.store(parse_files([str(path) for path in paths]))
 
 
 async def parse_in_background(
@@ -269,10 +259,7 @@ async def parse_in_background(
 
     def receive(entries: list) -> None:
         nonlocal batch, done, last
-        for name, before, reviews, problems in entries:
-            path = Path(name)
-            cache.put_raw(path, before, reviews, problems)
-            batch[path] = decode_entry(path, reviews, problems)
+        batch.update(cache.store(entries))
         done += len(entries)
         if progress is not None:
             progress(done, len(misses))

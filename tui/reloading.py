@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Iterable
 from pathlib import Path
 
-from .cache import ParseCache, decode_entry, parse_files
+from .cache import ParseCache, parse_files
 from .files import plan_reload
 from .model import FileUpdate
 
@@ -36,8 +36,5 @@ async def read_changes(
     cache.forget(drop)
     for start in range(0, len(load), RELOAD_CHUNK):
         names = [str(path) for path in load[start : start + RELOAD_CHUNK]]
-        for name, before, reviews, problems in await asyncio.to_thread(parse_files, names):
-            path = Path(name)
-            cache.put_raw(path, before, reviews, problems)
-            updates[path] = decode_entry(path, reviews, problems)
+        updates.update(cache.store(await asyncio.to_thread(parse_files, names)))
     return updates
