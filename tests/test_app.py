@@ -421,3 +421,38 @@ async def test_the_highlighted_review_stays_in_view_when_the_list_gets_shorter(t
         await pilot.pause()
         await pilot.pause()
         assert in_view()
+
+
+async def test_review_list_pages_edges_and_clicks(tmp_path: Path) -> None:
+    """The review list's moves (shared with the tag list: tui/widgets/cursor_list.py)."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(40):
+        write_review(entries / f"r{n:02}.yaml", f"review {n:02}")
+    app = make_app(tmp_path, [entries])
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        listing = app.query_one(ReviewList)
+        page_rows = (listing.scrollable_content_region.height - 1) // ROW_HEIGHT
+        await pilot.press("pagedown")
+        assert listing.highlighted == page_rows
+        await pilot.press("pagedown")
+        assert listing.highlighted == 2 * page_rows
+        top = listing.scroll_offset.y
+        assert top <= listing.highlighted * ROW_HEIGHT < top + listing.scrollable_content_region.height
+        await pilot.press("pageup")
+        assert listing.highlighted == page_rows
+        await pilot.press("G")
+        assert listing.highlighted == 39 and app.current_key == listing.key
+        await pilot.press("pagedown")
+        assert listing.highlighted == 39  # stops at the end
+        await pilot.press("g")
+        assert listing.highlighted == 0 and listing.scroll_offset.y == 0
+        # A click chooses a review; a click on the chosen one opens it.
+        await pilot.click(ReviewList, offset=(4, 2 * ROW_HEIGHT))
+        await pilot.pause()
+        assert listing.highlighted == 2 and app.focused is listing
+        await pilot.click(ReviewList, offset=(4, 2 * ROW_HEIGHT + 1))
+        await pilot.pause()
+        assert app.focused is app.query_one(ReviewView)
+        assert app.query_one(ReviewView).review.key == listing.key

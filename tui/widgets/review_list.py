@@ -21,9 +21,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
 from textual.strip import Strip
 
 from .. import words
@@ -31,7 +30,8 @@ from ..model import Review
 from ..presenting import ReviewRow
 from ..search import review_fields, snippet, split_runs
 from ..wrap import truncate
-from .scrolling import Pane, set_virtual_size
+from .cursor_list import CursorList
+from .scrolling import set_virtual_size
 from .to_app import post_to_app
 
 ROW_HEIGHT = 2
@@ -71,7 +71,7 @@ class _Parts:
         return _Drawn(Strip(self.segments).adjust_cell_length(width, pad), frozenset(self.matches))
 
 
-class ReviewList(Pane, can_focus=True):
+class ReviewList(CursorList):
     """Reviews in reading order; highlighting previews, enter opens."""
 
     COMPONENT_CLASSES = {
@@ -117,8 +117,6 @@ class ReviewList(Pane, can_focus=True):
 
         key: str
 
-    highlighted: reactive[int | None] = reactive(None, init=False)
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.reviews: Sequence[Review] = ()
@@ -154,7 +152,7 @@ class ReviewList(Pane, can_focus=True):
             index = None
         self.set_reactive(ReviewList.highlighted, index)
         set_virtual_size(self, Size(self.size.width, max(1, len(reviews)) * ROW_HEIGHT))
-        self._reveal()
+        self.reveal()
         self.refresh()
         return self.key
 
@@ -275,7 +273,7 @@ class ReviewList(Pane, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()
         set_virtual_size(self, Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT))
-        self._reveal()  # shorter (the search box came, the terminal shrank): keep the cursor in view
+        self.reveal()  # shorter (the search box came, the terminal shrank): keep the cursor in view
 
     def notify_style_update(self) -> None:
         """Drop the drawn rows only if a style they were drawn with changed: focus
@@ -289,53 +287,24 @@ class ReviewList(Pane, can_focus=True):
             self._cache.clear()
             self._styles.clear()
 
-    def on_focus(self) -> None:
-        self.refresh()
+    # -- rows, for CursorList ----------------------------------------------------
 
-    def on_blur(self) -> None:
-        self.refresh()
+    def row_count(self) -> int:
+        return len(self.reviews)
 
-    # -- moving ------------------------------------------------------------------
+    def line_count(self) -> int:
+        return len(self.reviews) * ROW_HEIGHT
 
-    def watch_highlighted(self, old: int | None, new: int | None) -> None:
-        self._reveal()
-        self.refresh()
+    def row_lines(self, index: int) -> tuple[int, int]:
+        return index * ROW_HEIGHT, (index + 1) * ROW_HEIGHT
+
+    def row_at(self, line: int) -> int:
+        return line // ROW_HEIGHT
+
+    def chosen(self) -> None:
         post_to_app(self, self.Chosen(self.key))
-
-    def _reveal(self) -> None:
-        if self.highlighted is None:
-            return
-        region = Region(0, self.highlighted * ROW_HEIGHT, 1, ROW_HEIGHT)
-        self.scroll_to_region(region, animate=False, immediate=True, force=True)
-
-    def _move_to(self, index: int) -> None:
-        if not self.reviews:
-            return
-        self.highlighted = max(0, min(index, len(self.reviews) - 1))
-
-    def action_move(self, step: int) -> None:
-        if self.highlighted is None:
-            self._move_to(0)
-        else:
-            self._move_to(self.highlighted + step)
-
-    def action_page(self, direction: int) -> None:
-        rows = max(1, self.scrollable_content_region.height // ROW_HEIGHT - 1)
-        self._move_to((self.highlighted or 0) + direction * rows)
-
-    def action_edge(self, direction: int) -> None:
-        self._move_to(0 if direction < 0 else len(self.reviews) - 1)
 
     def action_open(self) -> None:
         key = self.key
         if key is not None:
             post_to_app(self, self.Opened(key))
-
-    def on_click(self, event: events.Click) -> None:
-        index = (self.scroll_offset.y + event.y) // ROW_HEIGHT
-        if not 0 <= index < len(self.reviews):
-            return
-        if index == self.highlighted:
-            self.action_open()
-        else:
-            self.highlighted = index

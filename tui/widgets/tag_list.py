@@ -16,15 +16,15 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
 from textual.strip import Strip
 
 from ..filters import tag_label
 from ..presenting import TagCount
 from ..wrap import Line, line_width, truncate, wrap
-from .scrolling import Pane, set_virtual_size
+from .cursor_list import CursorList
+from .scrolling import set_virtual_size
 from .to_app import post_to_app
 
 
@@ -51,7 +51,7 @@ def wrapped(
     return out
 
 
-class TagList(Pane, can_focus=True):
+class TagList(CursorList):
     """Tags in a virtualised list; highlighting one selects it, enter opens it."""
 
     COMPONENT_CLASSES = {
@@ -87,8 +87,6 @@ class TagList(Pane, can_focus=True):
 
         tag: str
 
-    highlighted: reactive[int | None] = reactive(None, init=False)
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.counts: list[TagCount] = []
@@ -120,7 +118,7 @@ class TagList(Pane, can_focus=True):
         self.set_reactive(TagList.highlighted, index)
         if self._width > 0:
             self._lay_out(self._width)
-        self._reveal()
+        self.reveal()
         self.refresh()
 
     # -- layout ------------------------------------------------------------------
@@ -169,7 +167,7 @@ class TagList(Pane, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         if self._row_width() != self._width:
             self._lay_out(self._row_width())
-        self._reveal()  # shorter (the filter bar came, the terminal shrank): keep the tag in view
+        self.reveal()  # shorter (the filter bar came, the terminal shrank): keep the tag in view
 
     # -- drawing -----------------------------------------------------------------
 
@@ -206,71 +204,37 @@ class TagList(Pane, can_focus=True):
         if row >= len(self._lines):
             return Strip.blank(width, base)
         index, runs = self._lines[row]
-        segments = [Segment(text, self._style(style)) for text, style in runs]
         if index == self.highlighted:
             cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
             segments = [Segment(text, cursor + self._on_cursor(style)) for text, style in runs]
             return Strip(segments).adjust_cell_length(width, cursor)
+        segments = [Segment(text, self._style(style)) for text, style in runs]
         return Strip(segments).adjust_cell_length(width, base)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
 
-    def on_focus(self) -> None:
-        self.refresh()
+    # -- rows, for CursorList ----------------------------------------------------
 
-    def on_blur(self) -> None:
-        self.refresh()
+    def row_count(self) -> int:
+        return len(self.counts)
 
-    # -- moving ------------------------------------------------------------------
+    def line_count(self) -> int:
+        return len(self._lines)
 
-    def watch_highlighted(self, old: int | None, new: int | None) -> None:
-        self._reveal()
-        self.refresh()
-        if new is not None:
-            post_to_app(self, self.Chosen(self.counts[new].tag))
+    def row_lines(self, index: int) -> tuple[int, int]:
+        end = self._starts[index + 1] if index + 1 < len(self._starts) else len(self._lines)
+        return self._starts[index], end
 
-    def _reveal(self) -> None:
-        if self.highlighted is None or self.highlighted >= len(self._starts):
-            return
-        start = self._starts[self.highlighted]
-        end = (
-            self._starts[self.highlighted + 1]
-            if self.highlighted + 1 < len(self._starts)
-            else len(self._lines)
-        )
-        self.scroll_to_region(Region(0, start, 1, end - start), animate=False, immediate=True, force=True)
+    def row_at(self, line: int) -> int:
+        return self._lines[line][0]
 
-    def _move_to(self, index: int) -> None:
-        if self.counts:
-            self.highlighted = max(0, min(index, len(self.counts) - 1))
-
-    def action_move(self, step: int) -> None:
-        self._move_to(0 if self.highlighted is None else self.highlighted + step)
-
-    def action_page(self, direction: int) -> None:
-        """About a screenful of lines on, to the tag on that line."""
-        if not self._lines:
-            return
-        start = self._starts[self.highlighted or 0]
-        line = start + direction * max(1, self.scrollable_content_region.height - 1)
-        self._move_to(self._lines[max(0, min(line, len(self._lines) - 1))][0])
-
-    def action_edge(self, direction: int) -> None:
-        self._move_to(0 if direction < 0 else len(self.counts) - 1)
+    def chosen(self) -> None:
+        if self.highlighted is not None:
+            post_to_app(self, self.Chosen(self.counts[self.highlighted].tag))
 
     def action_open(self) -> None:
         tag = self.tag
         if tag is not None:
             post_to_app(self, self.Opened(tag))
-
-    def on_click(self, event: events.Click) -> None:
-        line = self.scroll_offset.y + event.y
-        if not 0 <= line < len(self._lines):
-            return
-        index = self._lines[line][0]
-        if index == self.highlighted:
-            self.action_open()
-        else:
-            self.highlighted = index

@@ -1,0 +1,87 @@
+"""A line-API list with one highlighted row: what the tag list and the review
+list share. Keys and clicks move the highlight, which stays in view; enter, or
+a click on the highlighted row, opens it. A subclass says where its rows lie
+(a review is two lines, a tag as many as its label wraps to) and what choosing
+and opening a row tell the App."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.geometry import Region
+from textual.reactive import reactive
+
+from .scrolling import Pane
+
+
+class CursorList(Pane, can_focus=True):
+    highlighted: reactive[int | None] = reactive(None, init=False)
+
+    # -- what a subclass says ------------------------------------------------------
+
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def line_count(self) -> int:
+        raise NotImplementedError
+
+    def row_lines(self, index: int) -> tuple[int, int]:
+        """The first line of row `index`, and the line after its last."""
+        raise NotImplementedError
+
+    def row_at(self, line: int) -> int:
+        """The row on `line` (0 <= line < line_count())."""
+        raise NotImplementedError
+
+    def chosen(self) -> None:
+        """The highlight moved: tell the App."""
+
+    def action_open(self) -> None:
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------
+
+    def watch_highlighted(self) -> None:
+        self.reveal()
+        self.refresh()
+        self.chosen()
+
+    def reveal(self) -> None:
+        """Scroll the highlighted row into view (once the rows are laid out)."""
+        if self.highlighted is None or self.highlighted >= self.row_count() or not self.line_count():
+            return
+        start, end = self.row_lines(self.highlighted)
+        self.scroll_to_region(Region(0, start, 1, end - start), animate=False, immediate=True, force=True)
+
+    def move_to(self, index: int) -> None:
+        if self.row_count():
+            self.highlighted = max(0, min(index, self.row_count() - 1))
+
+    def action_move(self, step: int) -> None:
+        self.move_to(0 if self.highlighted is None else self.highlighted + step)
+
+    def action_page(self, direction: int) -> None:
+        """About a screenful of lines on, to the row on that line."""
+        if not self.row_count():
+            return
+        start, _ = self.row_lines(self.highlighted or 0)
+        line = start + direction * max(1, self.scrollable_content_region.height - 1)
+        self.move_to(self.row_at(max(0, min(line, self.line_count() - 1))))
+
+    def action_edge(self, direction: int) -> None:
+        self.move_to(0 if direction < 0 else self.row_count() - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        line = self.scroll_offset.y + event.y
+        if not 0 <= line < self.line_count():
+            return
+        index = self.row_at(line)
+        if index == self.highlighted:
+            self.action_open()
+        else:
+            self.highlighted = index
+
+    def on_focus(self) -> None:
+        self.refresh()  # the highlight's colour follows focus
+
+    def on_blur(self) -> None:
+        self.refresh()
