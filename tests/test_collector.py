@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import Iterator
@@ -74,6 +75,16 @@ class Recorder:
         if phase == "start" and info["generation"] == 2:
             self.events.append("full collection")
 
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        """Record the full collections from now on (and nothing before)."""
+        self.events.clear()
+        gc.callbacks.append(self.on_collection)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(self.on_collection)
+
     async def until_collected(self) -> None:
         deadline = time.monotonic() + 5
         while "full collection" not in self.events:
@@ -96,14 +107,10 @@ async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> No
     async with app.run_test(size=(100, 30)) as pilot:
         await collector_on(app, pilot)
         young_collections_until_a_full_one_is_due()
-        gc.callbacks.append(recorder.on_collection)
-        try:
-            recorder.events.clear()
+        with recorder.watching():
             await pilot.press("j")
             await pilot.pause()
             await recorder.until_collected()
-        finally:
-            gc.callbacks.remove(recorder.on_collection)
         assert recorder.events[:2] == ["frame", "full collection"], recorder.events
         assert gc.get_count()[2] < collector.FULL_EVERY
 
@@ -115,9 +122,7 @@ async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path:
     async with app.run_test(size=(100, 30)) as pilot:
         await collector_on(app, pilot)
         young_collections_until_a_full_one_is_due()
-        gc.callbacks.append(recorder.on_collection)
-        try:
-            recorder.events.clear()
+        with recorder.watching():
             for key in "jjjjkkkkjjjj":
                 await pilot.press(key)
                 await pilot.pause()
@@ -125,7 +130,5 @@ async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path:
             assert "full collection" not in recorder.events, recorder.events
             assert recorder.events.count("frame") >= 12
             await recorder.until_collected()
-        finally:
-            gc.callbacks.remove(recorder.on_collection)
         assert recorder.events.count("full collection") == 1
         assert recorder.events[-1] == "full collection"
