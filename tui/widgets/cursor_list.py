@@ -80,6 +80,12 @@ class CursorList(Pane, can_focus=True):
         else:
             self.highlighted = index
 
+    def on_resize(self) -> None:
+        """Shorter (the filter bar or the search box came, the terminal shrank):
+        keep the highlighted row in view. Textual runs a subclass's own
+        on_resize first (it lays its rows out for the new size), then this."""
+        self.reveal()
+
     def on_focus(self) -> None:
         self.refresh()  # the highlight's colour follows focus
 

@@ -273,7 +273,6 @@ class ReviewList(CursorList):
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()
         set_virtual_size(self, Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT))
-        self.reveal()  # shorter (the search box came, the terminal shrank): keep the cursor in view
 
     def notify_style_update(self) -> None:
         """Drop the drawn rows only if a style they were drawn with changed: focus

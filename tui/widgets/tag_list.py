@@ -167,7 +167,6 @@ class TagList(CursorList):
     def on_resize(self, event: events.Resize) -> None:
         if self._row_width() != self._width:
             self._lay_out(self._row_width())
-        self.reveal()  # shorter (the filter bar came, the terminal shrank): keep the tag in view
 
     # -- drawing -----------------------------------------------------------------
 
