@@ -22,14 +22,14 @@ def restored_collector() -> Iterator[None]:
     gc.unfreeze()
     gc.set_threshold(*threshold)
     (gc.enable if enabled else gc.disable)()
-    collector._scheduled = False
+    collector._scheduled = collector._forced = False
 
 
-def young_collections_until_a_full_one_is_due() -> None:
-    """Cyclic garbage until CPython has run FULL_EVERY generation-1 collections
+def young_collections_until_a_full_one_is_due(count: int = collector.FULL_EVERY) -> None:
+    """Cyclic garbage until CPython has run `count` generation-1 collections
     since its last full one (its own full collections are held off meanwhile)."""
     deadline = time.monotonic() + 10
-    while gc.get_count()[2] < collector.FULL_EVERY:
+    while gc.get_count()[2] < count:
         assert time.monotonic() < deadline
         for _ in range(500):
             a: list[object] = []
@@ -47,6 +47,18 @@ def test_due_once_until_collected() -> None:
     collector.collect_full()
     assert gc.get_count()[2] == 0
     assert not collector.full_due()
+
+
+def test_overdue_once_until_collected() -> None:
+    collector.on_after_loading()
+    gc.collect()
+    young_collections_until_a_full_one_is_due()
+    assert collector.full_due() and not collector.overdue()
+    young_collections_until_a_full_one_is_due(collector.OVERDUE)
+    assert collector.waiting() and collector.overdue()
+    assert not collector.overdue()  # forced already
+    collector.collect_full()
+    assert not collector.waiting() and not collector.overdue()
 
 
 def test_never_due_while_the_collector_is_off() -> None:
@@ -132,3 +144,22 @@ async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path:
             await recorder.until_collected()
         assert recorder.events.count("full collection") == 1
         assert recorder.events[-1] == "full collection"
+
+
+async def test_a_long_burst_collects_once_overdue_not_at_its_end(tmp_path: Path) -> None:
+    """j held down for long: garbage must not pile up until the keys stop (one
+    collection of ten seconds' pile took 225 ms), so an overdue collection runs
+    right after the next frame, pause or not."""
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        young_collections_until_a_full_one_is_due(collector.OVERDUE)
+        with recorder.watching():
+            for key in "jjjjkkkk":
+                await pilot.press(key)
+                await pilot.pause()
+                await asyncio.sleep(collector.QUIET_S / 4)
+            assert recorder.events[:2] == ["frame", "full collection"], recorder.events
+            assert recorder.events.count("frame") >= 8
+        assert gc.get_count()[2] < collector.FULL_EVERY

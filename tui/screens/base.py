@@ -116,17 +116,23 @@ class MainScreen(TranslatedBindings, Screen[None]):
         arrive before the frame (one was not enough for the scrollbars).
 
         A full garbage collection that is due runs after that frame, once
-        input has paused (see tui/collector.py), not before it.
+        input has paused or right away if it is overdue (see tui/collector.py),
+        not before it.
         (Overrides a private Textual method; textual is pinned exactly, and
         tests/test_frames.py and test_collector.py fail if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
-        if frame_coming and collector.full_due():
-            self.call_after_refresh(self._collect_when_quiet)
+        if frame_coming:
+            if collector.overdue():
+                self.call_after_refresh(collector.collect_full)
+            elif collector.full_due():
+                self.call_after_refresh(self._collect_when_quiet)
         await super()._on_idle(event)
 
     def _collect_when_quiet(self) -> None:
+        if not collector.waiting():
+            return  # it fell overdue and ran after a frame meanwhile
         wait = collector.quiet_left()
         if wait > 0:
             self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
