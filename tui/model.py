@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import NamedTuple
@@ -62,12 +61,12 @@ class Problem(NamedTuple):
         return f"{self.location}: {self.message}"
 
 
-@dataclass(slots=True)
-class Item:
+class Item(NamedTuple):
     """One focus item, read-order step, action or caveat.
 
-    Items and reviews are treated as immutable but are not frozen: a frozen
-    dataclass costs five times as much to build, which shows at 10,000 reviews.
+    A record, not a dataclass: 10,000 reviews build ~50,000 of these from the
+    parse cache, and a dataclass's methods are compiled from source when the
+    module is imported (~0.3-0.6 ms each, on the way to the first frame).
     """
 
     section: str
@@ -232,14 +231,20 @@ FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags"
 """Review fields compared for "updated since read" (items are compared one by one)."""
 
 
-@dataclass
 class ReviewChanges:
-    """What changed in a review since the reader saw it."""
+    """What changed in a review since the reader saw it.
 
-    fields: list[str] = field(default_factory=list)
-    added: set[str] = field(default_factory=set)  # item keys, in the new version
-    edited: set[str] = field(default_factory=set)  # item keys, in the new version
-    removed: dict[str, int] = field(default_factory=dict)  # section -> how many
+    (This and the other mutable records of the model and the state are plain
+    classes: a dataclass compiles its methods from source when the module is
+    imported, ~0.3 ms each on the way to the first frame.)"""
+
+    __slots__ = ("added", "edited", "fields", "removed")
+
+    def __init__(self) -> None:
+        self.fields: list[str] = []
+        self.added: set[str] = set()  # item keys, in the new version
+        self.edited: set[str] = set()  # item keys, in the new version
+        self.removed: dict[str, int] = {}  # section -> how many
 
     def __bool__(self) -> bool:
         return bool(self.fields or self.added or self.edited or self.removed)
@@ -304,14 +309,22 @@ class FileUpdate(NamedTuple):
     problems: list[Problem]
 
 
-@dataclass
 class LibraryChanges:
     """What one reload did, for the reader's notification."""
 
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    problem_files: list[Path] = field(default_factory=list)
+    __slots__ = ("added", "problem_files", "removed", "updated")
+
+    def __init__(
+        self,
+        added: list[str] | None = None,
+        removed: list[str] | None = None,
+        updated: list[str] | None = None,
+        problem_files: list[Path] | None = None,
+    ) -> None:
+        self.added = added if added is not None else []
+        self.removed = removed if removed is not None else []
+        self.updated = updated if updated is not None else []
+        self.problem_files = problem_files if problem_files is not None else []
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.updated or self.problem_files)
@@ -330,7 +343,6 @@ class LibraryChanges:
         return ", ".join(parts)
 
 
-@dataclass
 class Library:
     """All loaded reviews, with a tag index, in reading order.
 
@@ -339,14 +351,20 @@ class Library:
     reviews, marked stale, next to its problems.
     """
 
-    files: dict[Path, list[Review]] = field(default_factory=dict)
-    problems: dict[Path, list[Problem]] = field(default_factory=dict)
-    stale: set[Path] = field(default_factory=set)
-    reviews: list[Review] = field(default_factory=list)
-    by_key: dict[str, Review] = field(default_factory=dict)
-    tags: dict[str, list[Review]] = field(default_factory=dict)
-    duplicates: list[Problem] = field(default_factory=list)
-    repos: list[str] = field(default_factory=list)  # every repo reviewed, sorted
+    def __init__(
+        self,
+        files: dict[Path, list[Review]] | None = None,
+        problems: dict[Path, list[Problem]] | None = None,
+    ) -> None:
+        self.files: dict[Path, list[Review]] = files if files is not None else {}
+        self.problems: dict[Path, list[Problem]] = problems if problems is not None else {}
+        self.stale: set[Path] = set()
+        # The index, made by `_index`:
+        self.reviews: list[Review] = []
+        self.by_key: dict[str, Review] = {}
+        self.tags: dict[str, list[Review]] = {}
+        self.duplicates: list[Problem] = []
+        self.repos: list[str] = []  # every repo reviewed, sorted
 
     @classmethod
     def build(

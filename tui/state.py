@@ -15,7 +15,6 @@ import math
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -57,11 +56,15 @@ class Seen(NamedTuple):
         return {"v": self.fingerprint, "t": self.at}
 
 
-@dataclass
 class ReviewMarks:
-    read: Mark | None = None
-    items: dict[str, Mark] = field(default_factory=dict)
-    seen: Seen | None = None
+    """One review's marks. (A plain class: see model.ReviewChanges.)"""
+
+    __slots__ = ("items", "read", "seen")
+
+    def __init__(self) -> None:
+        self.read: Mark | None = None
+        self.items: dict[str, Mark] = {}
+        self.seen: Seen | None = None
 
 
 def _clock() -> float:
