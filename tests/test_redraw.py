@@ -12,7 +12,7 @@ from pathlib import Path
 from textual._compositor import Compositor
 from textual.screen import Screen
 
-from tests.app_helpers import make_app, screen_text
+from tests.app_helpers import make_app, screen_text, settled
 from tui.model import ALL_TAG
 from tui.widgets.review_view import ReviewView
 
@@ -97,6 +97,47 @@ async def test_keys_never_repaint_the_whole_screen(tmp_path: Path) -> None:
             Compositor.render_full_update = original  # type: ignore[method-assign]
         assert app.current_tag != ALL_TAG  # the keys did what they do: j in the tag list chose a tag
         assert full == 0
+
+
+async def test_moving_the_highlight_redraws_the_two_rows_it_touches(tmp_path: Path) -> None:
+    """j/k and a tag switch redraw the row the highlight left and the one it
+    reached, not every visible line; the screen still matches a full redraw."""
+    from tui.widgets.review_list import ReviewList
+    from tui.widgets.tag_list import TagList
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        listing, tags = app.query_one(ReviewList), app.query_one(TagList)
+        drawn: dict[str, list[int]] = {"reviews": [], "tags": []}
+        for name, pane in (("reviews", listing), ("tags", tags)):
+            original = pane.render_line
+
+            def recording(y: int, original=original, lines=drawn[name]) -> object:  # type: ignore[no-untyped-def]
+                lines.append(y)
+                return original(y)
+
+            pane.render_line = recording  # type: ignore[method-assign]
+        await pilot.press("j")
+        await pilot.pause()
+        assert sorted(drawn["reviews"]) == [0, 1, 2, 3], drawn  # rows 0 and 1, two lines each
+        # Focus moves change the highlight's colour, and the first tag past All
+        # brings the filter bar (a layout): all lines redrawn.
+        await pilot.press("shift+tab", "j")
+        await pilot.pause()
+        drawn["tags"].clear()
+        await pilot.press("j")
+        await pilot.pause()
+        assert sorted(drawn["tags"]) == [*range(*tags.row_lines(1)), *range(*tags.row_lines(2))], drawn
+
+        def picture() -> list[list[tuple[str, object]]]:  # text and style, cell run by cell run
+            return [[(s.text, s.style) for s in strip] for strip in app.screen._compositor.render_strips()]
+
+        shown = picture()
+        for pane in (listing, tags):
+            pane.refresh()
+        await pilot.pause()
+        assert picture() == shown
 
 
 async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> None:
