@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from app_helpers import make_app, screen_segments, screen_text, write_review
 from textual.widgets import OptionList
 
@@ -423,14 +424,16 @@ async def test_the_highlighted_review_stays_in_view_when_the_list_gets_shorter(t
         assert in_view()
 
 
-async def test_review_list_pages_edges_and_clicks(tmp_path: Path) -> None:
-    """The review list's moves (shared with the tag list: tui/widgets/cursor_list.py)."""
+@pytest.mark.parametrize("height", [24, 25])  # pages of an odd and of an even number of lines
+async def test_review_list_pages_edges_and_clicks(tmp_path: Path, height: int) -> None:
+    """The review list's moves (shared with the tag list: tui/widgets/cursor_list.py).
+    A page up undoes a page down."""
     entries = tmp_path / "entries"
     entries.mkdir()
     for n in range(40):
         write_review(entries / f"r{n:02}.yaml", f"review {n:02}")
     app = make_app(tmp_path, [entries])
-    async with app.run_test(size=(100, 24)) as pilot:
+    async with app.run_test(size=(100, height)) as pilot:
         await pilot.pause()
         listing = app.query_one(ReviewList)
         page_rows = (listing.scrollable_content_region.height - 1) // ROW_HEIGHT
