@@ -75,12 +75,11 @@ async def test_each_key_draws_its_whole_effect_in_one_frame(tmp_path: Path) -> N
         assert app.focused is tags
         assert tags.show_vertical_scrollbar  # 14 tags in 13 rows at 120x40
 
-        # The filter bar appears and the panes shrink: a layout, in the same frame
-        # (MainScreen._refresh_layout: Textual used to lay out again and draw twice more).
+        # The filter line names the tag, and goes back to "none": in place, one frame.
         assert await press(pilot, frames, "j") == 1
-        assert app.query_one(FilterBar).display
-        assert await press(pilot, frames, "k") == 1  # and goes
-        assert not app.query_one(FilterBar).display
+        assert app.query_one(FilterBar).has_class("-filtering")
+        assert await press(pilot, frames, "k") == 1
+        assert not app.query_one(FilterBar).has_class("-filtering")
         await pilot.press("j", "j")
         await pilot.pause()
         shown = len(listing.reviews)

@@ -21,14 +21,15 @@ def verdicts(app) -> list[str]:
 
 
 def bar(app) -> str:
+    """The filters the filter line names ("" when it says there are none)."""
     widget = app.query_one(FilterBar)
-    return str(widget.render()) if widget.display else ""
+    return str(widget.render()) if widget.has_class("-filtering") else ""
 
 
 async def test_v_cycles_the_verdicts(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        assert not app.query_one(FilterBar).display
+        assert not app.query_one(FilterBar).has_class("-filtering")
         seen = []
         for _ in range(5):
             await pilot.press("v")
@@ -73,7 +74,7 @@ async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
             False,
             "",
         )
-        assert not app.query_one(FilterBar).display
+        assert not app.query_one(FilterBar).has_class("-filtering")
         assert app.query_one(TagList).tag == ALL_TAG
 
 
@@ -86,6 +87,40 @@ async def test_x_does_nothing_and_is_not_offered_without_a_filter(tmp_path: Path
         await pilot.press("u")
         await pilot.pause()
         assert "x Clear filter" in screen_text(app)
+
+
+async def test_the_filter_line_stays_and_says_when_nothing_filters(tmp_path: Path) -> None:
+    """Always one line under the status bar, so the panes never move when a
+    filter comes or goes; coloured only while a filter is on."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        line = screen_text(app).splitlines()[1]
+        assert line.strip() == "Filter: none  8 reviews"
+        widget = app.query_one(FilterBar)
+        plain = widget.styles.background
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[1].strip().startswith("Filter: unread  8 reviews")
+        assert widget.styles.background != plain
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[1].strip() == "Filter: none  8 reviews"
+        assert widget.styles.background == plain
+
+
+async def test_on_a_narrow_terminal_the_filter_line_shows_only_while_filtering(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert app.screen.has_class("-narrow")
+        assert "Filter:" not in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[1].strip().startswith("Filter: unread")
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Filter:" not in screen_text(app)
 
 
 async def test_a_tag_shows_in_the_filter_bar(tmp_path: Path) -> None:

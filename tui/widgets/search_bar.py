@@ -76,7 +76,8 @@ class SearchBar(Horizontal):
             box.focus()
 
     def close(self) -> None:
-        self.display = False
+        if self.display:  # Textual lays the screen out on every set, changed or not
+            self.display = False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
