@@ -91,6 +91,9 @@ class Item(NamedTuple):
         return digest(self.text)
 
 
+_as_item = tuple.__new__
+"""An `Item` from its packed fields (always four): half the time of `Item(*fields)`."""
+
 BODY: tuple[str, ...] = (
     "summary", "url", "date", "verdict_note", "focus", "read_order", "actions", "caveats",
 )  # fmt: skip
@@ -176,7 +179,7 @@ class Review:
         body = self._body
         if body is None:
             summary, url, date, note, *sections = marshal.loads(self.blob)
-            items = tuple(tuple([Item(*fields) for fields in raw]) for raw in sections)
+            items = tuple(tuple([_as_item(Item, fields) for fields in raw]) for raw in sections)
             body = self._body = (summary, url, date, note, *items)
         return body
 
