@@ -144,6 +144,78 @@ async def test_moving_the_highlight_redraws_the_two_rows_it_touches(tmp_path: Pa
         assert picture() == shown
 
 
+def picture(app) -> list[list[tuple[str, object]]]:  # type: ignore[no-untyped-def]
+    """The screen as drawn, text and style, run by run."""
+    return [[(s.text, s.style) for s in strip] for strip in app.screen._compositor.render_strips()]
+
+
+async def redrawn_in_full(app, pilot) -> list[list[tuple[str, object]]]:  # type: ignore[no-untyped-def]
+    """The screen after every widget is drawn again, scrollbars included."""
+    from tui.widgets.scrolling import PaneScrollBar
+
+    for widget in app.screen.walk_children(with_self=True):
+        widget.refresh()
+    for pane in app.screen.query("ReviewList, ReviewView, TagList"):
+        bar = pane._vertical_scrollbar
+        if isinstance(bar, PaneScrollBar):
+            bar._drawn_as = None  # no skipping: a real redraw
+            bar.refresh()
+    await pilot.pause()
+    return picture(app)
+
+
+async def test_focus_moves_leave_the_scrollbars_alone_but_changes_redraw_them(tmp_path: Path) -> None:
+    """Textual redraws a pane's scrollbars on every restyle (each focus move);
+    `PaneScrollBar` skips a redraw that would draw the same. A scroll, a hover,
+    a theme and a resize must still reach them."""
+    from tui.widgets.review_list import ReviewList
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settled(app, pilot)
+        view = app.query_one(ReviewView)
+        bars = [pane.vertical_scrollbar for pane in (app.query_one(ReviewList), view)]
+        assert all(bar.display for bar in bars)
+        drawn = []
+        for bar in bars:
+            original = bar.render
+
+            def counting(original=original, bar=bar) -> object:  # type: ignore[no-untyped-def]
+                drawn.append(bar)
+                return original()
+
+            bar.render = counting  # type: ignore[method-assign]
+        await pilot.press("enter", "escape", "enter")
+        await pilot.pause()
+        assert drawn == []
+        assert picture(app) == await redrawn_in_full(app, pilot)
+
+        await pilot.press("pagedown")  # the review scrolls: its bar moves
+        await pilot.pause()
+        assert bars[1] in drawn
+        assert picture(app) == await redrawn_in_full(app, pilot)
+
+        drawn.clear()
+        await pilot.hover(ReviewView, offset=(view.size.width - 1, 3))  # over the review's bar
+        await pilot.pause()
+        assert bars[1] in drawn
+        assert picture(app) == await redrawn_in_full(app, pilot)
+
+        for change in ("colour", "theme", "resize"):
+            drawn.clear()
+            if change == "colour":  # only the bar's own colour
+                for pane in (app.query_one(ReviewList), view):
+                    pane.styles.scrollbar_color = "red"
+                    pane.styles.scrollbar_background = "blue"
+            elif change == "theme":
+                app.theme = "nord"
+            else:
+                await pilot.resize_terminal(90, 20)
+            await pilot.pause()
+            assert set(drawn) == set(bars), change
+            assert picture(app) == await redrawn_in_full(app, pilot), change
+
+
 async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> None:
     """The first frame used to show the tag list and review pane wrapped at width 1
     (one character a line) or empty, until their Resize events came a frame later."""

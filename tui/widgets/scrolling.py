@@ -1,6 +1,6 @@
 """Our line-API panes' scroll views: changing a content height without laying
-out the screen, scrollbars styled as they are made, and component classes
-styled once per stylesheet.
+out the screen, scrollbars styled as they are made and redrawn only when they
+change, and component classes styled once per stylesheet.
 
 `Widget.virtual_size` is a reactive with `layout=True`: every change lays out
 the whole screen and repaints all of it. For our line-API panes it changes on
@@ -14,7 +14,9 @@ asks for the layout it needs. (Private Textual API: textual is pinned exactly.)
 
 from __future__ import annotations
 
-from textual.geometry import Size
+from typing import Self
+
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 
@@ -30,6 +32,61 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
     view.refresh()
 
 
+class PaneScrollBar(ScrollBar):
+    """A scrollbar that skips a redraw which would draw it as it is.
+
+    Textual redraws a widget's scrollbars each time it restyles the widget,
+    whether or not their colours changed (`ScrollbarColorProperty` refreshes
+    them on every set): each focus move (enter, escape, tab) redrew both
+    panes' bars, ~60 lines, ~2 ms and ~500 objects of cyclic garbage. A whole
+    refresh is skipped when everything `ScrollBar.render` reads is as it was
+    when the bar was last drawn. (tests/test_redraw.py checks that focus moves
+    leave the bars alone, and that a theme, a scroll and a resize redraw them.)"""
+
+    _drawn_as: tuple[object, ...] | None = None
+
+    def _looks(self) -> tuple[object, ...]:
+        parent = self.parent
+        assert parent is not None
+        styles = parent.styles
+        return (
+            self.size,
+            self.window_virtual_size,
+            self.window_size,
+            self.position,
+            self.thickness,
+            self.mouse_over,
+            self.grabbed is not None,
+            styles.scrollbar_background,
+            styles.scrollbar_color,
+            styles.scrollbar_background_hover,
+            styles.scrollbar_color_hover,
+            styles.scrollbar_background_active,
+            styles.scrollbar_color_active,
+            parent.background_colors,
+            self.screen.styles.scrollbar_color,
+        )
+
+    def render(self):  # type: ignore[no-untyped-def]
+        self._drawn_as = self._looks()
+        return super().render()
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        unchanged = (
+            repaint
+            and not (regions or layout or recompose)
+            and self._drawn_as is not None
+            and self.is_mounted
+            and self.parent is not None
+            and self._drawn_as == self._looks()
+        )
+        if unchanged:
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
 class Pane(ScrollView):
     """A scroll view whose scrollbars are styled when Textual makes them, and
     whose component classes are styled again only when the stylesheet changes.
@@ -43,9 +100,15 @@ class Pane(ScrollView):
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
-        made = self._vertical_scrollbar is None
-        bar = super().vertical_scrollbar
-        if made:
+        """Made as Textual makes it (`Widget.vertical_scrollbar`), but a
+        `PaneScrollBar`, and styled at once."""
+        bar = self._vertical_scrollbar
+        if bar is None:
+            bar = self._vertical_scrollbar = PaneScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self.app._start_widget(self, bar)
             self.app.stylesheet.apply(bar)
         return bar
 
