@@ -100,24 +100,27 @@ class Pane(ScrollView):
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
-        """Made as Textual makes it (`Widget.vertical_scrollbar`), but a
-        `PaneScrollBar`, and styled at once."""
-        bar = self._vertical_scrollbar
-        if bar is None:
-            bar = self._vertical_scrollbar = PaneScrollBar(
-                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
-            )
-            bar.display = False
-            self.app._start_widget(self, bar)
-            self.app.stylesheet.apply(bar)
-        return bar
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = self._made_bar(vertical=True)
+        return self._vertical_scrollbar
 
     @property
     def horizontal_scrollbar(self) -> ScrollBar:
-        made = self._horizontal_scrollbar is None
-        bar = super().horizontal_scrollbar
-        if made:
-            self.app.stylesheet.apply(bar)
+        if self._horizontal_scrollbar is None:
+            self._horizontal_scrollbar = self._made_bar(vertical=False)
+        return self._horizontal_scrollbar
+
+    def _made_bar(self, *, vertical: bool) -> PaneScrollBar:
+        """A bar made as Textual makes it (`Widget.vertical_scrollbar`), but a
+        `PaneScrollBar`, and styled at once."""
+        bar = PaneScrollBar(
+            vertical=vertical,
+            name="vertical" if vertical else "horizontal",
+            thickness=self.scrollbar_size_vertical if vertical else self.scrollbar_size_horizontal,
+        )
+        bar.display = False
+        self.app._start_widget(self, bar)
+        self.app.stylesheet.apply(bar)
         return bar
 
     _components_styled_by: object = None
