@@ -113,6 +113,14 @@ async def collector_on(app, pilot) -> None:  # type: ignore[no-untyped-def]
     assert gc.get_threshold()[2] == collector.FULL_SAFETY_NET
 
 
+async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Keys as a held key sends them: never a pause as long as `QUIET_S`."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        await asyncio.sleep(collector.QUIET_S / 4)
+
+
 async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     recorder = Recorder(app)
@@ -135,10 +143,7 @@ async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path:
         await collector_on(app, pilot)
         young_collections_until_a_full_one_is_due()
         with recorder.watching():
-            for key in "jjjjkkkkjjjj":
-                await pilot.press(key)
-                await pilot.pause()
-                await asyncio.sleep(collector.QUIET_S / 4)
+            await burst(pilot, "jjjjkkkkjjjj")
             assert "full collection" not in recorder.events, recorder.events
             assert recorder.events.count("frame") >= 12
             await recorder.until_collected()
@@ -156,10 +161,7 @@ async def test_a_long_burst_collects_once_overdue_not_at_its_end(tmp_path: Path)
         await collector_on(app, pilot)
         young_collections_until_a_full_one_is_due(collector.OVERDUE)
         with recorder.watching():
-            for key in "jjjjkkkk":
-                await pilot.press(key)
-                await pilot.pause()
-                await asyncio.sleep(collector.QUIET_S / 4)
+            await burst(pilot, "jjjjkkkk")
             assert recorder.events[:2] == ["frame", "full collection"], recorder.events
             assert recorder.events.count("frame") >= 8
         assert gc.get_count()[2] < collector.FULL_EVERY
