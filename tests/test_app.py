@@ -424,6 +424,33 @@ async def test_the_highlighted_review_stays_in_view_when_the_list_gets_shorter(t
         assert in_view()
 
 
+@pytest.mark.parametrize("height", [24, 25])  # an odd and an even number of lines in the list
+async def test_moving_down_the_review_list_keeps_whole_rows_at_its_top(tmp_path: Path, height: int) -> None:
+    """A review is two lines: scrolled to follow the highlight, the list starts
+    at a row, never on a row's second line (a partial row goes at the bottom)."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(40):
+        write_review(entries / f"r{n:02}.yaml", f"review {n:02}")
+    app = make_app(tmp_path, [entries])
+    async with app.run_test(size=(100, height)) as pilot:
+        await pilot.pause()
+        listing = app.query_one(ReviewList)
+        view_lines = listing.scrollable_content_region.height
+        tops = set()
+        for _ in range(30):
+            await pilot.press("j")
+            top = listing.scroll_offset.y
+            tops.add(top)
+            assert top % ROW_HEIGHT == 0, (top, view_lines)
+            start = listing.highlighted * ROW_HEIGHT
+            assert top <= start and start + ROW_HEIGHT <= top + view_lines
+        assert len(tops) > 1  # it did scroll
+        for _ in range(30):
+            await pilot.press("k")
+            assert listing.scroll_offset.y % ROW_HEIGHT == 0
+
+
 @pytest.mark.parametrize("height", [24, 25])  # pages of an odd and of an even number of lines
 async def test_review_list_pages_edges_and_clicks(tmp_path: Path, height: int) -> None:
     """The review list's moves (shared with the tag list: tui/widgets/cursor_list.py).

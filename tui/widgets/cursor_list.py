@@ -7,7 +7,6 @@ and opening a row tell the App."""
 from __future__ import annotations
 
 from textual import events
-from textual.geometry import Region
 from textual.reactive import reactive
 
 from .scrolling import Pane
@@ -58,11 +57,31 @@ class CursorList(Pane, can_focus=True):
         self.chosen()
 
     def reveal(self) -> None:
-        """Scroll the highlighted row into view (once the rows are laid out)."""
-        if self.highlighted is None or self.highlighted >= self.row_count() or not self.line_count():
+        """Scroll the highlighted row into view (once the rows are laid out),
+        the least distance that keeps whole rows at the top: scrolled down to a
+        row, the list starts at the row after the one the pane's bottom edge
+        would cut, so a partial row, if any, is at the bottom (a review is two
+        lines; with an odd height the top row showed only its second line)."""
+        height = self.scrollable_content_region.height
+        if (
+            self.highlighted is None
+            or self.highlighted >= self.row_count()
+            or not self.line_count()
+            or height < 1
+        ):
             return
         start, end = self.row_lines(self.highlighted)
-        self.scroll_to_region(Region(0, start, 1, end - start), animate=False, immediate=True, force=True)
+        top = self.scroll_offset.y
+        if top <= start and end <= top + height:
+            return
+        if start < top or end - start >= height:
+            y = start
+        else:
+            y = end - height
+            first, after = self.row_lines(self.row_at(y))
+            if first < y:
+                y = after
+        self.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     def move_to(self, index: int) -> None:
         if self.row_count():
