@@ -7,6 +7,7 @@ of it twice.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text
+from tui import writer
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
 
@@ -46,3 +48,17 @@ async def test_each_widget_is_styled_once_before_the_first_keys(tmp_path: Path, 
         app.update_styles(app.screen)
         assert view.get_component_rich_style("review-view--title") == before
         assert app.query_one(ReviewList).styles.border_top == border
+
+
+async def test_the_switch_interval_is_short_while_the_reader_runs(tmp_path: Path) -> None:
+    """Textual writes frames from a thread of its own; with CPython's 5 ms
+    switch interval a frame drawn while the main thread keeps working (loading,
+    right after the first frame) waits that long, up to three times, before it
+    reaches the terminal (tui/writer.py). The interval is put back on exit."""
+    before = sys.getswitchinterval()
+    assert before != writer.SWITCH_S
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert sys.getswitchinterval() == writer.SWITCH_S
+    assert sys.getswitchinterval() == before

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from . import __version__, collector, presenting, uistate, words
+from . import __version__, collector, presenting, uistate, words, writer
 from .bindings import APP_BINDINGS
 from .cache import ParseCache
 from .files import split_roots
@@ -130,6 +130,7 @@ class PrDigestApp(App[None]):
         self._applying = False
         self._rest: list[Path] = []  # files the first frame did not show
         self.reloads = 0  # applied reloads, for tests and benchmarks
+        self._switch_interval: float | None = None  # CPython's, while ours is set (tui.writer)
 
     @property
     def undo_marks(self) -> ReadUndo:
@@ -162,6 +163,7 @@ class PrDigestApp(App[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._switch_interval = writer.quicken()  # frames reach the terminal sooner
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
         self._apply_config()
@@ -229,6 +231,8 @@ class PrDigestApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
+        if self._switch_interval is not None:
+            writer.restore(self._switch_interval)
 
     def on_resize(self, event: events.Resize) -> None:
         self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
