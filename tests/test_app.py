@@ -449,6 +449,11 @@ async def test_moving_down_the_review_list_keeps_whole_rows_at_its_top(tmp_path:
         for _ in range(30):
             await pilot.press("k")
             assert listing.scroll_offset.y % ROW_HEIGHT == 0
+        await pilot.press("G")  # the end: the last row whole, and the top one
+        top = listing.scroll_offset.y
+        assert top % ROW_HEIGHT == 0 and top == listing.max_scroll_y, (top, view_lines)
+        assert listing.highlighted == listing.row_count() - 1
+        assert listing.line_count() <= top + view_lines
 
 
 @pytest.mark.parametrize("height", [24, 25])  # pages of an odd and of an even number of lines

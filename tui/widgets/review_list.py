@@ -151,7 +151,7 @@ class ReviewList(CursorList):
         else:
             index = None
         self.set_reactive(ReviewList.highlighted, index)
-        set_virtual_size(self, Size(self.size.width, max(1, len(reviews)) * ROW_HEIGHT))
+        set_virtual_size(self, Size(self.size.width, self._virtual_height()))
         self.reveal()
         self.refresh()
         return self.key
@@ -272,7 +272,7 @@ class ReviewList(CursorList):
 
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()
-        set_virtual_size(self, Size(event.size.width, max(1, len(self.reviews)) * ROW_HEIGHT))
+        set_virtual_size(self, Size(event.size.width, self._virtual_height()))
 
     def notify_style_update(self) -> None:
         """Drop the drawn rows only if a style they were drawn with changed: focus
@@ -285,6 +285,14 @@ class ReviewList(CursorList):
         if changed:
             self._cache.clear()
             self._styles.clear()
+
+    def _virtual_height(self) -> int:
+        """The rows' lines, and a blank one after them if the list's height would
+        otherwise stop scrolling on a row's second line: scrolled to its end (G),
+        a list with an odd number of lines showed only half of its top row."""
+        lines = max(1, len(self.reviews)) * ROW_HEIGHT
+        overflow = lines - self.scrollable_content_region.height
+        return lines + 1 if overflow > 0 and overflow % ROW_HEIGHT else lines
 
     # -- rows, for CursorList ----------------------------------------------------
 
