@@ -77,9 +77,11 @@ PAINT_TIMEOUT = 120.0
 QUIT_TIMEOUT = 15.0
 SAMPLE_S = 0.05
 """How often the parse workers' memory is sampled during a pty run."""
-COLD_RUNS = 3
+COLD_RUNS = 9
 """Cold runs per corpus, each after dropping the page cache (and the bare app's
-paired run after its own drop)."""
+paired run after its own drop). Cold starts spread widely (the bare app's from
+0.29 to 0.35 s in one minute): with 3, the 8-review cold ratio read 1.20x in a
+run where 12 interleaved pairs gave a median of 1.10x. 9 adds ~45 s."""
 KEYS_SETTLE_S = 1.0
 """Pause between "everything loaded" and the first timed key: the parse-cache
 save thread and the watcher's start may still be running."""
