@@ -11,11 +11,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text
 from tui import writer
+from tui.app import PrDigestApp
+from tui.locations import bundled_entries
 from tui.widgets.review_list import ReviewList
 from tui.widgets.review_view import ReviewView
 
@@ -62,3 +65,41 @@ async def test_the_switch_interval_is_short_while_the_reader_runs(tmp_path: Path
         await pilot.pause()
         assert sys.getswitchinterval() == writer.SWITCH_S
     assert sys.getswitchinterval() == before
+
+
+async def test_a_remembered_theme_is_in_use_from_the_start(tmp_path: Path, monkeypatch) -> None:
+    """The theme chosen last time is the App's theme before Textual parses the
+    stylesheet: setting it on mount had Textual parse it again and restyle every
+    widget before the first frame (~15 ms)."""
+    ui = tmp_path / "ui.json"
+    ui.write_text('{"format": "prdigest-tui/ui", "theme": "textual-light"}', encoding="utf-8")
+    refreshes = []
+    refresh_css = App.refresh_css
+
+    def counting(self: App, *args: object, **kwargs: object) -> None:
+        refreshes.append(self.theme)
+        refresh_css(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(App, "refresh_css", counting)
+    app = PrDigestApp([bundled_entries()], tmp_path / "state.json", ui_path=ui)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-light" and refreshes == []
+        assert "-light-mode" in app.classes and "-dark-mode" not in app.classes
+        status, listing = app.query_one("#status"), app.query_one(ReviewList)
+        drawn = (status.styles.background, listing.styles.border_top, screen_segments_colours(app))
+        app.refresh_css(animate=False)  # what setting the theme would have done
+        await pilot.pause()
+        assert (status.styles.background, listing.styles.border_top, screen_segments_colours(app)) == drawn
+
+
+def screen_segments_colours(app: App) -> set[str]:
+    """Every colour on screen."""
+    return {
+        str(colour)
+        for strip in app.screen._compositor.render_strips()
+        for segment in strip
+        if segment.style is not None
+        for colour in (segment.style.color, segment.style.bgcolor)
+        if colour is not None
+    }

@@ -18,13 +18,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import constants, events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import Initialize, Reactive, reactive
 from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
 
 from . import __version__, collector, presenting, uistate, words, writer
 from .bindings import APP_BINDINGS
@@ -78,6 +79,18 @@ def _actions_provider() -> type[Provider]:
     return ActionCommands
 
 
+def _remembered_theme(ui_path: Path | None) -> tuple[str, str | None]:
+    """The theme to start with: the one chosen last time if Textual has it, else
+    Textual's default (TEXTUAL_THEME or textual-dark); and the name of a chosen
+    theme that is not available, to warn about."""
+    remembered = uistate.load(ui_path).get("theme")
+    if not remembered:
+        return constants.DEFAULT_THEME, None
+    if remembered in BUILTIN_THEMES:
+        return remembered, None
+    return constants.DEFAULT_THEME, remembered
+
+
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
@@ -93,6 +106,10 @@ class PrDigestApp(App[None]):
     unchecked_only: reactive[bool] = reactive(False, init=False, repaint=False)
     verdict_filter: reactive[str | None] = reactive(None, init=False, repaint=False)
     query: reactive[str] = reactive("", init=False, repaint=False)
+    # The remembered theme from the start (`_initial_theme`), not set on mount:
+    # setting it then had Textual parse the stylesheet again and restyle every
+    # widget before the first frame, ~15 ms of the start of whoever chose a theme.
+    theme: Reactive[str] = Reactive(Initialize(lambda app: app._initial_theme))
     pane: reactive[str] = reactive("reviews", init=False, repaint=False)
 
     def __init__(
@@ -109,6 +126,8 @@ class PrDigestApp(App[None]):
         """`first`: the first frame's files, planned (and maybe being parsed) by
         the command line before Textual was imported (see loading.plan_first_part);
         it brings the parse cache, so `cache_path` is then not read."""
+        # Read before Textual's __init__, which builds the stylesheet's variables from the theme.
+        self._initial_theme, self._unknown_theme = _remembered_theme(ui_path)
         super().__init__()
         self.paths = paths
         self.cache = first.cache if first is not None else ParseCache(cache_path, version_key=__version__)
@@ -283,14 +302,14 @@ class PrDigestApp(App[None]):
         )
 
     def _apply_remembered_theme(self) -> None:
-        remembered = uistate.load(self.ui_path).get("theme")
-        if remembered and remembered != self.theme:
-            if remembered in self.available_themes:
-                self.theme = remembered
-            else:
-                self.notify(
-                    words.THEME_UNKNOWN.format(theme=remembered), severity="warning", timeout=8, markup=False
-                )
+        """The remembered theme is in use already (`theme`); say if it was not available."""
+        if self._unknown_theme:
+            self.notify(
+                words.THEME_UNKNOWN.format(theme=self._unknown_theme),
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
         self.theme_changed_signal.subscribe(self, self._remember_theme)
 
     def _remember_theme(self, theme: object) -> None:
