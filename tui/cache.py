@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import write_atomic
-from .model import FileUpdate, Location, Problem, Review
+from .model import BODY, FileUpdate, Location, Problem, Review, body_default
 from .small_files import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
@@ -47,7 +47,7 @@ def stamp(path: Path) -> Stamp | None:
 
 _HEADER = 8
 """Bytes before the index: its length, little-endian."""
-EMPTY_BODY = marshal.dumps(("", None, None, None, (), (), (), ()))
+EMPTY_BODY = marshal.dumps(tuple("" if name == "summary" else body_default(name) for name in BODY))
 
 
 class _Body:
@@ -70,7 +70,7 @@ def _is_body(data: bytes) -> bool:
         body = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return False
-    return isinstance(body, tuple) and len(body) == 8
+    return isinstance(body, tuple) and len(body) == len(BODY)
 
 
 def _body_from_file(location: Location) -> bytes:
@@ -237,14 +237,14 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
     what `_review` makes of the `Review` (its blob as `Review.blob` packs it)
     without making the `Review` and its `Item`s first."""
     get = fields.get
-    body = (
-        fields["summary"], get("url"), get("date"), get("verdict_note"),
-        get("focus", ()), get("read_order", ()), get("actions", ()), get("caveats", ()),
-    )  # fmt: skip
+    body = tuple([get(name, default) for name, default in _BODY_DEFAULTS])
     return (
         fields["title"], fields["repo"], fields["verdict"], fields["tags"],
         line, column, get("pr"), marshal.dumps(body),
     )  # fmt: skip
+
+
+_BODY_DEFAULTS = tuple((name, body_default(name)) for name in BODY)
 
 
 def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -> tuple:

@@ -97,7 +97,14 @@ _as_item = tuple.__new__
 BODY: tuple[str, ...] = (
     "summary", "url", "date", "verdict_note", "focus", "read_order", "actions", "caveats",
 )  # fmt: skip
-"""The fields a list row does not need; a cached review keeps them packed until read."""
+"""The fields a list row does not need, in the order a packed body holds them
+(`Review.blob`, and the parse cache, which packs bodies without making reviews);
+a cached review keeps them packed until read."""
+
+
+def body_default(name: str) -> object:
+    """A body field the entry leaves out: no items, or nothing."""
+    return () if name in SECTIONS else None
 
 
 def review_key(repo: str, pr: int | None, title: str) -> str:
