@@ -10,7 +10,7 @@ from deadline import deadline
 
 from tui.loader import MAX_DEPTH, MAX_NODES, REVIEW_FIELDS, FileResult, discover, load_file, load_paths
 from tui.locations import bundled_entries
-from tui.model import Item, Review
+from tui.model import Item, Review, digest
 
 BUNDLED = bundled_entries() / "vllm-tag-view.yaml"
 
@@ -157,6 +157,30 @@ def test_duplicate_item_ids_in_a_section(tmp_path: Path) -> None:
     assert only_problem(load(tmp_path, text)) == (5, 9, "duplicate `id` 'same' in `focus` (first at line 3)")
     other_sections = review("focus:", "  - {text: a, id: same}", "read_order:", "  - {text: b, id: same}")
     assert load(tmp_path, other_sections, "ok.yaml").problems == []
+
+
+def test_items_with_the_same_text_get_a_check_each(tmp_path: Path) -> None:
+    """Keyed by their text, two items written alike would share one check; the
+    first keeps the plain key (checks made before stay), each repeat gets its own."""
+    text = review(
+        "focus:",
+        "  - same words",
+        "  - other words",
+        "  - text: same words",
+        "  - same words",
+        "  - {text: same words, id: mine}",
+        "read_order:",
+        "  - same words",
+    )
+    result = load(tmp_path, text)
+    assert result.problems == []
+    [r] = result.reviews
+    keys = [item.key for item in r.focus]
+    assert len(set(keys)) == 5
+    assert keys[0] == f"focus:{digest('same words')}" == Item("focus", "same words").key
+    assert keys[1] == Item("focus", "other words").key and keys[4] == "focus:mine"
+    assert [item.text for item in r.focus] == ["same words", "other words", "same words", "same words", "same words"]
+    assert r.read_order[0].key == f"read_order:{digest('same words')}"  # a section of its own
 
 
 def test_tags_are_deduplicated_and_whitespace_folded(tmp_path: Path) -> None:

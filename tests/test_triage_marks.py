@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_helpers import make_app, write_review
+from app_helpers import make_app, screen_text, write_review
 
 from tui.model import ALL_TAG
 from tui.state import ReadState
@@ -114,3 +114,27 @@ async def test_keys_act_on_the_highlighted_review_even_when_typed_fast(tmp_path:
         app._go_to(listing.reviews[5].key)  # a jump overtakes the Chosen(3) still on its way
         await pilot.pause()
         assert app.current_key == listing.reviews[5].key == listing.key
+
+
+async def test_items_written_alike_are_checked_one_at_a_time(tmp_path: Path) -> None:
+    """Two focus items with the same words (no `id`): space checks the one under
+    the cursor, not both, and the checks are kept across a restart."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    write_review(entries / "r.yaml", "twice", extra="focus:\n  - 看这里\n  - 看这里\n  - 别处\n")
+    state_file = tmp_path / "state.json"
+    app = make_app(tmp_path, [entries], state=state_file)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter", "space")
+        review = app.library.reviews[0]
+        checked = app.state.checked(review.key)
+        assert checked == {review.focus[0].key}
+        assert "1/3" in screen_text(app)
+        await pilot.press("j", "space")
+        assert app.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
+    again = make_app(tmp_path, [entries], state=state_file)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        review = again.library.reviews[0]
+        assert again.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
+        assert "2/3" in screen_text(again)

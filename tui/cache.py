@@ -31,7 +31,7 @@ from .model import BODY, FileUpdate, Location, Problem, Review, body_default
 from .small_files import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 4
+VERSION = 5
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns

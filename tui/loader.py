@@ -24,7 +24,7 @@ import yaml
 # Finding files lives in tui.files (no yaml there: a warm start needs it, not the
 # parser); re-exported for the callers that read files.
 from .files import discover, safe_problem
-from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review
+from .model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review, digest
 from .small_files import OPEN_FLAGS
 from .text import clean, needs_cleaning
 
@@ -598,12 +598,13 @@ class _Reader:
         _at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
+        repeats: dict[str, int] = {}
         chars = 0
         for child in node.value:
             if child.__class__ is _SCALAR:
                 text = self.text(child, section)
                 chars += len(text)
-                items.append(self.build_item(section, text, (), None))
+                items.append(self.build_item(section, text, (), _repeat_id(repeats, text)))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
             text: str | None = None  # type: ignore[no-redef]
@@ -627,7 +628,7 @@ class _Reader:
             if text is None:
                 raise _Invalid(child, f"a {section} item needs `text`")
             chars += len(text) + sum(map(len, refs)) + len(item_id or "")
-            items.append(self.build_item(section, text, refs, item_id))
+            items.append(self.build_item(section, text, refs, item_id or _repeat_id(repeats, text)))
         self.item_chars += chars
         return tuple(items)
 
@@ -641,6 +642,15 @@ class _Reader:
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
         return f"unknown key `{clean(key)}` (expected one of: {', '.join(allowed)})"
+
+
+def _repeat_id(repeats: dict[str, int], text: str) -> str | None:
+    """An item without an `id` is keyed by its text (`Item.key`), so two with the
+    same text in one section would share one check: ticking one ticked both.
+    The first keeps the plain key (checks made before stay); each repeat gets
+    an id of its own, `<hash of the text>~<n>`, which no author's id is."""
+    n = repeats[text] = repeats.get(text, 0) + 1
+    return None if n == 1 else f"{digest(text)}~{n}"
 
 
 _FIELDS = {
