@@ -225,10 +225,11 @@ class ParseCache:
             else:
                 entries[name] = (current, tuple(kept), problems)
         index = marshal.dumps((FORMAT, VERSION, self.version_key, entries, len(bodies)))
-        data = len(index).to_bytes(_HEADER, "little") + index + bytes(bodies)
+        # Written in three parts: joining them copied every body twice more
+        # (~60 MB at 10,000 reviews, at each save).
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, data)
+            write_atomic(self.path, [len(index).to_bytes(_HEADER, "little"), index, bodies])
         self.dirty = False
 
 
