@@ -179,7 +179,13 @@ def test_items_with_the_same_text_get_a_check_each(tmp_path: Path) -> None:
     assert len(set(keys)) == 5
     assert keys[0] == f"focus:{digest('same words')}" == Item("focus", "same words").key
     assert keys[1] == Item("focus", "other words").key and keys[4] == "focus:mine"
-    assert [item.text for item in r.focus] == ["same words", "other words", "same words", "same words", "same words"]
+    assert [item.text for item in r.focus] == [
+        "same words",
+        "other words",
+        "same words",
+        "same words",
+        "same words",
+    ]
     assert r.read_order[0].key == f"read_order:{digest('same words')}"  # a section of its own
 
 
