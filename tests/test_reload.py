@@ -354,3 +354,38 @@ async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder:
         await until(pilot, lambda: view.checklist[0].text == "second wording", "reload")
         assert view.checked == {view.checklist[1].key}  # same id, new text: unchecked
         assert view.changes.edited == {"focus:stable"}
+
+
+async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder: Path, monkeypatch) -> None:
+    """A save writes the whole cache (~22 MB at 10,000 reviews): files edited one
+    after another are saved once, when they have stopped changing for a while."""
+    from tui.cache import ParseCache, stamp
+
+    saves: list[float] = []
+    save = ParseCache.save
+
+    def counting(self: ParseCache) -> None:
+        saves.append(time.monotonic())
+        save(self)
+
+    monkeypatch.setattr(ParseCache, "save", counting)
+    cache_file = tmp_path / "cache" / "parse.bin"
+    app = PrDigestApp([folder], tmp_path / "state.json", cache_path=cache_file)
+    app.cache_save_quiet_s = 1.0
+    async with app.run_test(size=(120, 40)) as pilot:
+        await watching(pilot, app, folder)
+        await until(pilot, lambda: not app._applying, "the probe's reload")
+        saves.clear()
+        for n in range(4):
+            (folder / "one.yaml").write_text(review_yaml(f"one, edit {n}"), encoding="utf-8")
+            await until(pilot, lambda n=n: titles(app)[0] == f"one, edit {n}", f"edit {n}")
+            await pilot.pause(0.2)
+        last_edit = time.monotonic()
+        assert saves == []  # still editing
+        await until(pilot, lambda: saves, "the save")
+        assert saves[0] - last_edit > 0.5
+        await pilot.pause(1.5)
+        assert len(saves) == 1
+    warm = ParseCache(cache_file, version_key=app.cache.version_key)
+    assert warm.load()  # what was saved is the last edit
+    assert warm.get(folder / "one.yaml", stamp(folder / "one.yaml")).reviews[0].title == "one, edit 3"
