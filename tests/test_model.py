@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tui.loader import load_file, load_paths
-from tui.model import ALL_TAG, UNREAD_TAG, Item, Library, Location, Review, verdict_rank
+from tui.model import ALL_TAG, UNREAD_TAG, FileUpdate, Item, Library, Location, Review, verdict_rank
 
 
 def entry(title: str, verdict: str, tags: str, extra: str = "") -> str:
@@ -206,3 +206,26 @@ def test_item_keys_stable_across_loads_and_changed_by_edits(tmp_path: Path) -> N
     assert edited[0] != keys[0]  # edited text without an id: the check is gone
     assert edited[1] == keys[1] == "focus:second"  # the id keeps it
     assert Item("focus", "x").key != Item("read_order", "x").key
+
+
+def test_a_reload_compares_bodies_and_leaves_packed_ones_packed(tmp_path: Path) -> None:
+    """Bodies stay packed until read (Review.blob); comparing a changed file's
+    reviews with their last versions must not leave them unpacked."""
+    location = Location(tmp_path / "r.yaml", 1, 1)
+    items = (Item("focus", "看 `a`"), Item("focus", "看 `b`"))
+    unpacked = Review("t", "o/r", "deep", "s", ("x",), location, pr=1, focus=items)
+    blob = unpacked.blob
+
+    def packed(body: bytes) -> Review:
+        return Review.packed("t", "o/r", "deep", ("x",), location, 1, body)
+
+    old, same = packed(blob), packed(blob)
+    edited = packed(Review("t", "o/r", "deep", "s2", ("x",), location, pr=1, focus=items).blob)
+    assert old.same_content(same) and not old.same_content(edited)
+    assert old.same_content(unpacked) and unpacked.same_content(old)
+    assert all(review._body is None for review in (old, same, edited))  # packed still
+    assert unpacked._body is not None  # it was never packed
+    assert same.focus == items  # and unpacked again when read
+    library = Library.build({location.path: [old]})
+    changes = library.apply({location.path: FileUpdate([edited], [])})
+    assert changes.updated == ["o/r#1"] and edited._body is None

@@ -229,6 +229,18 @@ class Review:
         """Everything the reader sees; unlike equality, blind to the file position."""
         return (self.title, self.repo, self.verdict, self.tags, self.pr, *self._unpacked())
 
+    def same_content(self, other: Review) -> bool:
+        """`content == other.content`, leaving packed bodies packed: a reload
+        compares each review of the changed files with its last version, and
+        bodies unpacked for that stayed unpacked (~2.5 KB a review; in a soak
+        with a file edited every 0.5 s at 10,000 reviews, +10 MB in 3 minutes)."""
+        packed = [review for review in (self, other) if review._body is None]
+        try:
+            return self.content == other.content
+        finally:
+            for review in packed:
+                review._body = None  # unpacked again from its blob when read
+
     def fingerprint(self) -> dict[str, object]:
         """A compact record of what the reader saw, kept in the state file so a
         later version of the review can be compared with it, even after a restart."""
@@ -419,7 +431,7 @@ class Library:
                 old = old_by_key.get(review.key)
                 if old is None:
                     changes.added.append(review.key)
-                elif old is not review and old.content != review.content:
+                elif old is not review and not old.same_content(review):
                     changes.updated.append(review.key)
         changes.removed = [key for key in touched if key not in self.by_key]
         return changes
