@@ -446,3 +446,36 @@ def test_saving_a_big_cache_holds_its_bodies_in_memory_once(tmp_path: Path) -> N
     assert peak < 1.5 * size, (peak, size)  # 3.1x before
     hits, later, _ = first_load([folder], ParseCache(cache_file))  # the new file answers as the old one did
     assert len(hits) == 200 and not later
+
+
+def test_saves_from_two_threads_write_one_after_the_other(tmp_path: Path, monkeypatch) -> None:
+    """The App saves from thread workers, which Textual cannot stop: a second
+    save that starts while one is writing waits for it, then finds nothing new."""
+    import threading
+
+    import tui.cache
+
+    folder = corpus(tmp_path, 5)
+    cache = ParseCache(tmp_path / "cache.bin")
+    hits, later, _ = first_load([folder], cache)
+    asyncio.run(parse_in_background(later, cache, hits.update))
+    writing, most, writes = [0], [0], []
+    write = tui.cache.write_atomic
+
+    def slow(path: Path, data: object) -> None:  # the real write, made to take a while
+        writing[0] += 1
+        most[0] = max(most[0], writing[0])
+        time.sleep(0.3)
+        write(path, data)  # type: ignore[arg-type]
+        writes.append(path)
+        writing[0] -= 1
+
+    monkeypatch.setattr(tui.cache, "write_atomic", slow)
+    threads = [threading.Thread(target=cache.save) for _ in range(2)]
+    threads[0].start()
+    time.sleep(0.1)
+    threads[1].start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1 and len(writes) == 1
+    assert ParseCache(tmp_path / "cache.bin").load()

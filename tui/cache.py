@@ -22,6 +22,7 @@ import contextlib
 import marshal
 import os
 import stat
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -109,13 +110,15 @@ class ParseCache:
         self.version_key = version_key
         self._raw: dict[str, tuple] = {}
         self._fresh: dict[str, tuple] = {}
+        self._on_disk: set[str] = set()  # the files the cache file holds: what was loaded, then saved
         self.dirty = False
         self._fd: int | None = None  # the file the index came from, for the bodies
         self._bodies_at = 0  # where the bodies start in it
+        self._saving = threading.Lock()
 
     def load(self) -> bool:
         """Read the cache's index; False (and an empty cache) if it is missing or unusable."""
-        self._raw = {}
+        self._raw, self._on_disk = {}, set()
         self._close()
         if self.path is None:
             return False
@@ -148,6 +151,7 @@ class ParseCache:
             return False
         self._fd, self._bodies_at = fd, _HEADER + length
         self._raw = doc[3]
+        self._on_disk = set(self._raw)
         return True
 
     def __del__(self) -> None:
@@ -203,10 +207,18 @@ class ParseCache:
 
     def save(self) -> None:
         """Write the entries used or added since `load`, atomically. Errors are
-        ignored: a cache that cannot be written only costs the next start-up time."""
+        ignored: a cache that cannot be written only costs the next start-up time.
+
+        One save at a time (the App saves from a thread, and Textual cannot stop
+        a thread worker that a newer one replaces): on a slow disk, saves that
+        overlapped each held the cache's bodies, and all of them delayed quitting."""
+        with self._saving:
+            self._save()
+
+    def _save(self) -> None:
         if self.path is None:
             return
-        if set(self._fresh) != set(self._raw):
+        if set(self._fresh) != self._on_disk:
             self.dirty = True
         if not self.dirty:
             return
@@ -230,6 +242,7 @@ class ParseCache:
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, [len(index).to_bytes(_HEADER, "little"), index, bodies])
+            self._on_disk = set(entries)
         self.dirty = False
 
 
