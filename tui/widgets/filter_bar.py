@@ -22,13 +22,7 @@ class FilterBar(Static):
         self.set_class(filtering, "-filtering")  # its colour says a filter is on
         parts: list[tuple[str, str] | str] = [(f"{words.FILTER}: ", "bold")]
         if not filtering:
-            parts += [
-                (words.FILTER_NONE, "$text-muted"),
-                "  ",
-                (words.plural(words.SHOWN_COUNT, count), "$text-muted"),
-            ]
-            self.update(Content.assemble(*parts), layout=False)
-            return
+            parts.append((words.FILTER_NONE, "$text-muted"))
         for n, label in enumerate(labels):
             if n:
                 parts.append((" · ", "$text-muted"))
@@ -38,6 +32,6 @@ class FilterBar(Static):
                 parts.append((" · ", "$text-muted"))
             parts += [("/", "$text-muted"), (query.strip(), "bold reverse")]
         parts += ["  ", (words.plural(words.SHOWN_COUNT, count), "$text-muted")]
-        if clear_key:
+        if filtering and clear_key:
             parts += ["   ", (words.FILTER_CLEAR_HINT.format(key=clear_key), "$text-muted italic")]
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed
