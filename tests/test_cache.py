@@ -462,11 +462,11 @@ def test_saves_from_two_threads_write_one_after_the_other(tmp_path: Path, monkey
     writing, most, writes = [0], [0], []
     write = tui.cache.write_atomic
 
-    def slow(path: Path, data: object) -> None:  # the real write, made to take a while
+    def slow(path: Path, *parts: bytes) -> None:  # the real write, made to take a while
         writing[0] += 1
         most[0] = max(most[0], writing[0])
         time.sleep(0.3)
-        write(path, data)  # type: ignore[arg-type]
+        write(path, *parts)
         writes.append(path)
         writing[0] -= 1
 

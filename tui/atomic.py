@@ -10,17 +10,16 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes | Sequence[bytes | bytearray]) -> None:
-    """`data`: the file's bytes, or its parts in order (written one after the
-    other, so a big file need not be joined into one more copy in memory)."""
+def write_atomic(path: Path, *parts: bytes | bytearray) -> None:
+    """The file is `parts`, in order: written one after the other, so a big file
+    need not be joined into one more copy in memory."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            for part in (data,) if isinstance(data, bytes) else data:
+            for part in parts:
                 handle.write(part)
             handle.flush()
             os.fsync(handle.fileno())

@@ -211,7 +211,7 @@ class ParseCache:
 
         One save at a time (the App saves from a thread, and Textual cannot stop
         a thread worker that a newer one replaces): on a slow disk, saves that
-        overlapped each held the cache's bodies, and all of them delayed quitting."""
+        overlapped would each hold the cache's bodies."""
         with self._saving:
             self._save()
 
@@ -241,7 +241,7 @@ class ParseCache:
         # (~60 MB at 10,000 reviews, at each save).
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, [len(index).to_bytes(_HEADER, "little"), index, bodies])
+            write_atomic(self.path, len(index).to_bytes(_HEADER, "little"), index, bodies)
             self._on_disk = set(entries)
         self.dirty = False
 
