@@ -11,9 +11,9 @@ was drawn (median of 15 runs in a pseudo-terminal; a bare Textual app, whose
 main thread has less to do then: 3.7 ms). With 1 ms it took 0.6 ms.
 
 The interval only matters while another thread waits for the GIL: the writer,
-or the thread saving the parse cache, which spends its time in C (marshal)
-and hands the GIL over no more often. Garbage collection and other long C
-calls still hold a frame back; see tui/collector.py.
+or the thread saving the parse cache (then it and the main thread take turns
+more often, each a little slower). Garbage collection and other long C calls
+still hold a frame back; see tui/collector.py.
 """
 
 from __future__ import annotations
