@@ -199,7 +199,7 @@ class PrDigestApp(App[None]):
             "read": self.key_for("review.read"),
             "problems": self.key_for("problems"),
         }
-        self._apply_remembered_theme()
+        self._follow_theme_choice()
         self.state.load()
         if self._first is not None:
             hits, rest, missing = finish_first_part(self._first)
@@ -310,8 +310,9 @@ class PrDigestApp(App[None]):
             markup=False,
         )
 
-    def _apply_remembered_theme(self) -> None:
-        """The remembered theme is in use already (`theme`); say if it was not available."""
+    def _follow_theme_choice(self) -> None:
+        """The remembered theme is in use already (`theme`): say if it was not
+        available, and remember the next one chosen."""
         if self._unknown_theme:
             self.notify(
                 words.THEME_UNKNOWN.format(theme=self._unknown_theme),
