@@ -424,15 +424,20 @@ async def test_the_highlighted_review_stays_in_view_when_the_list_gets_shorter(t
         assert in_view()
 
 
-@pytest.mark.parametrize("height", [24, 25])  # an odd and an even number of lines in the list
-async def test_moving_down_the_review_list_keeps_whole_rows_at_its_top(tmp_path: Path, height: int) -> None:
-    """A review is two lines: scrolled to follow the highlight, the list starts
-    at a row, never on a row's second line (a partial row goes at the bottom)."""
+def forty_reviews(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The app on 40 one-tag reviews: a list longer than the pane."""
     entries = tmp_path / "entries"
     entries.mkdir()
     for n in range(40):
         write_review(entries / f"r{n:02}.yaml", f"review {n:02}")
-    app = make_app(tmp_path, [entries])
+    return make_app(tmp_path, [entries])
+
+
+@pytest.mark.parametrize("height", [24, 25])  # an odd and an even number of lines in the list
+async def test_moving_down_the_review_list_keeps_whole_rows_at_its_top(tmp_path: Path, height: int) -> None:
+    """A review is two lines: scrolled to follow the highlight, the list starts
+    at a row, never on a row's second line (a partial row goes at the bottom)."""
+    app = forty_reviews(tmp_path)
     async with app.run_test(size=(100, height)) as pilot:
         await pilot.pause()
         listing = app.query_one(ReviewList)
@@ -460,11 +465,7 @@ async def test_moving_down_the_review_list_keeps_whole_rows_at_its_top(tmp_path:
 async def test_review_list_pages_edges_and_clicks(tmp_path: Path, height: int) -> None:
     """The review list's moves (shared with the tag list: tui/widgets/cursor_list.py).
     A page up undoes a page down."""
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    for n in range(40):
-        write_review(entries / f"r{n:02}.yaml", f"review {n:02}")
-    app = make_app(tmp_path, [entries])
+    app = forty_reviews(tmp_path)
     async with app.run_test(size=(100, height)) as pilot:
         await pilot.pause()
         listing = app.query_one(ReviewList)
