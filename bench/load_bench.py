@@ -55,9 +55,9 @@ def _child(case: str, corpus: Path) -> float:
 
     import yaml
 
-    from tui.cache import ParseCache
-    from tui.loader import load_paths
-    from tui.loading import parse_in_background
+    from tui.load.cache import ParseCache
+    from tui.load.first_frame import parse_in_background
+    from tui.load.parse import load_paths
 
     files = _files(corpus)
     gc.disable()

@@ -234,8 +234,8 @@ def generate(out_dir: Path, reviews: int, seed: int = 0, per_file: int = 10) -> 
 
 def check(out_dir: Path, expected: int) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tui.loader import load_paths
-    from tui.model import Library
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
 
     result = load_paths([out_dir])
     library = Library.build(result.files, result.problems)

@@ -13,7 +13,7 @@ Three passes, each in this process:
    per generation (cProfile does not show collections).
 
 Profiles print the top functions by own time and by cumulative time.
-For import time run `python -X importtime -c "import tui.app"`.
+For import time run `python -X importtime -c "import tui.ui.app"`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _print_stats(profile: cProfile.Profile, top: int, title: str) -> None:
 
 
 async def _start(paths: list[Path], state: Path) -> float:
-    from tui.app import PrDigestApp
+    from tui.ui.app import PrDigestApp
 
     app = PrDigestApp(paths, state)
     started = time.perf_counter()
@@ -59,9 +59,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
 
-    from tui.loader import load_paths
-    from tui.locations import bundled_entries
-    from tui.model import Library
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
+    from tui.store.locations import bundled_entries
 
     paths = [bundled_entries()] if args.corpus == "bundled" else [Path(args.corpus)]
     tmp = tempfile.TemporaryDirectory(prefix="prdigest-profile-")

@@ -29,8 +29,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 
-from tui.app import PrDigestApp  # noqa: E402
-from tui.widgets.review_view import ReviewView  # noqa: E402
+from tui.ui.app import PrDigestApp  # noqa: E402
+from tui.ui.widgets.review_view import ReviewView  # noqa: E402
 
 
 def percentile(values: list[float], pct: float) -> float:

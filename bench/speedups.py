@@ -43,8 +43,8 @@ def main() -> int:
 
     from make_corpus import generate
 
-    from tui.loader import load_paths
-    from tui.locations import bundled_entries
+    from tui.load.parse import load_paths
+    from tui.store.locations import bundled_entries
 
     exe = shutil.which("prdigest-tui", path=str(Path(sys.executable).parent))
     if exe is None:

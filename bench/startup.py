@@ -22,7 +22,7 @@ a. Under a real pseudo-terminal (120x40, TERM=xterm-256color) each program is
    each run) and warm (parse cache filled); the bare app cold and warm.
 b. libyaml alone: `yaml.load(text, Loader=yaml.CSafeLoader)` of every corpus
    file in a fresh process, with the page cache warm and right after dropping
-   it: the floor for loading. Beside it `yaml.compose` (what tui.loader runs)
+   it: the floor for loading. Beside it `yaml.compose` (what tui.load.parse runs)
    and the app's single-process `load_paths` and `Library.build`. The loading
    targets compare with libyaml passes paired with the app's runs in (a): one
    just before each cold and no-cache run of a corpus, as for the bare app.
@@ -521,8 +521,8 @@ def worker_load(corpus: Path, repeats: int) -> dict[str, float]:
     """Warm page cache, best of `repeats`: reading, libyaml, the app's loader."""
     import yaml
 
-    from tui.loader import load_paths
-    from tui.model import Library
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
 
     files = _corpus_files(corpus)
     gc.disable()  # as where the app parses, and as for the libyaml floor
@@ -658,9 +658,9 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
     the background load delivers would be timed with whatever key is pressed."""
     from reload_latency import wait_loaded
 
-    from tui.app import PrDigestApp
-    from tui.widgets.review_list import ReviewList
-    from tui.widgets.tag_list import TagList
+    from tui.ui.app import PrDigestApp
+    from tui.ui.widgets.review_list import ReviewList
+    from tui.ui.widgets.tag_list import TagList
 
     app = PrDigestApp([Path(corpus)], state)
     timings = Timings(app)
@@ -831,7 +831,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from make_corpus import generate
 
-    from tui.locations import bundled_entries
+    from tui.store.locations import bundled_entries
 
     exe = shutil.which("prdigest-tui", path=str(Path(sys.executable).parent)) or shutil.which("prdigest-tui")
     if exe is None:

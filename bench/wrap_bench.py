@@ -19,11 +19,11 @@ this machine (2 shared cores, load ~1.5), all 132 texts:
 
 | what | width | min ms | median ms | median / 16.7 ms frame |
 | --- | --- | --- | --- | --- |
-| tui.wrap.wrap, first pass (cold caches) | 80 | 3.37 | 3.37 | 20% |
-| tui.wrap.wrap | 40 | 1.12 | 1.15 | 6.9% |
-| tui.wrap.wrap | 80 | 0.84 | 0.86 | 5.2% |
-| tui.wrap.wrap | 120 | 0.60 | 0.61 | 3.7% |
-| tui.wrap.wrap before this rewrite (git 8555ac1) | 80 | 2.94 | 2.99 | 18% |
+| tui.core.wrap.wrap, first pass (cold caches) | 80 | 3.37 | 3.37 | 20% |
+| tui.core.wrap.wrap | 40 | 1.12 | 1.15 | 6.9% |
+| tui.core.wrap.wrap | 80 | 0.84 | 0.86 | 5.2% |
+| tui.core.wrap.wrap | 120 | 0.60 | 0.61 | 3.7% |
+| tui.core.wrap.wrap before this rewrite (git 8555ac1) | 80 | 2.94 | 2.99 | 18% |
 | uniseg break opportunities only | - | 308 | 328 | 1970% |
 | uniseg_wrap (greedy on uniseg) | 80 | 308 | 311 | 1865% |
 
@@ -63,11 +63,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rich.cells import cell_len
 
-from tui.loader import load_file
-from tui.locations import bundled_entries
-from tui.model import SECTIONS
-from tui.text import code_spans
-from tui.wrap import Line, Run, wrap
+from tui.core.model import SECTIONS
+from tui.core.text import code_spans
+from tui.core.wrap import Line, Run, wrap
+from tui.load.parse import load_file
+from tui.store.locations import bundled_entries
 
 FRAME_MS = 1000 / 60
 WIDTHS = (40, 80, 120)
@@ -189,12 +189,12 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     start = time.perf_counter()  # before anything has filled the width caches
     [wrap(runs, 80, keep_whole=("code",)) for runs in texts]
-    print(row("tui.wrap.wrap, first pass (cold caches)", 80, len(texts), [time.perf_counter() - start]))
+    print(row("tui.core.wrap.wrap, first pass (cold caches)", 80, len(texts), [time.perf_counter() - start]))
     for width in WIDTHS:
         times = passes(
             lambda width=width: [wrap(runs, width, keep_whole=("code",)) for runs in texts], args.runs
         )
-        print(row("tui.wrap.wrap", width, len(texts), times))
+        print(row("tui.core.wrap.wrap", width, len(texts), times))
     try:
         import uniseg
         from uniseg.linebreak import line_break_boundaries

@@ -10,8 +10,8 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from tui.app import PrDigestApp
-from tui.locations import bundled_entries
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
 
 OUT = Path(__file__).with_name("screenshot.svg")
 

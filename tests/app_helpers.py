@@ -6,8 +6,8 @@ from pathlib import Path
 
 from textual.app import App
 
-from tui.app import PrDigestApp
-from tui.locations import bundled_entries
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def write_review(
 async def settled(app: PrDigestApp, pilot: object) -> None:
     """Every file loaded and the search box mounted (it is mounted once loading
     ends): what the app does on its own after start is done."""
-    from tui.widgets.search_bar import SearchBar
+    from tui.ui.widgets.search_bar import SearchBar
 
     for _ in range(500):
         await pilot.pause(0.02)  # type: ignore[attr-defined]

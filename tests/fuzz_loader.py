@@ -23,8 +23,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tui.loader import MAX_FILE_BYTES, load_file
-from tui.model import Item, Review
+from tui.core.model import Item, Review
+from tui.load.parse import MAX_FILE_BYTES, load_file
 
 # -- hostile text --------------------------------------------------------------------
 

@@ -9,11 +9,11 @@ import pytest
 from app_helpers import make_app, screen_segments, screen_text, write_review
 from textual.widgets import OptionList
 
-from tui.model import ALL_TAG, UNREAD_TAG
-from tui.state import ReadState
-from tui.widgets.review_list import ROW_HEIGHT, ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.tag_list import TagList
+from tui.core.model import ALL_TAG, UNREAD_TAG
+from tui.store.state import ReadState
+from tui.ui.widgets.review_list import ROW_HEIGHT, ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.tag_list import TagList
 
 SEED_TITLES_DEEP_FIRST = [
     "kpool 索引器迁入 glm5next 并拆分后端",
@@ -218,7 +218,7 @@ async def test_marks_survive_a_restart(tmp_path: Path) -> None:
 
 
 async def test_default_state_file_honours_xdg_state_home(tmp_path: Path) -> None:
-    from tui.locations import state_file
+    from tui.store.locations import state_file
 
     path = state_file()
     assert path.is_relative_to(tmp_path)  # conftest points XDG_STATE_HOME into tmp_path

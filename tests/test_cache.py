@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tui.app import PrDigestApp
-from tui.cache import FORMAT, VERSION, ParseCache
-from tui.loading import SYNC_FILES, first_part, from_cache, parse_in_background
-from tui.model import ALL_TAG
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.tag_list import TagList
+from tui.core.model import ALL_TAG
+from tui.load.cache import FORMAT, VERSION, ParseCache
+from tui.load.first_frame import SYNC_FILES, first_part, from_cache, parse_in_background
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.tag_list import TagList
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,7 +87,7 @@ def test_the_first_frame_gets_the_first_files_and_the_cache_the_rest_after(tmp_p
 def test_a_cold_start_parses_only_a_few_bytes_before_the_first_frame(tmp_path: Path) -> None:
     """Without a parse cache, the first frame waits for about SYNC_BYTES of
     parsing (at least one file), not for the first SYNC_FILES files."""
-    from tui.loading import SYNC_BYTES
+    from tui.load.first_frame import SYNC_BYTES
 
     folder = tmp_path / "entries"
     folder.mkdir()
@@ -266,9 +266,9 @@ async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> N
 def test_a_worker_packs_what_the_loader_reads(tmp_path: Path) -> None:
     """`parse_files` packs reviews without making `Review`s; unpacked, they are
     what `load_file` makes, and the bodies are what `Review.blob` packs."""
-    from tui.cache import decode_entry, parse_files
-    from tui.loader import load_file
-    from tui.locations import bundled_entries
+    from tui.load.cache import decode_entry, parse_files
+    from tui.load.parse import load_file
+    from tui.store.locations import bundled_entries
 
     full = (
         "title: All the fields\nrepo: o/r\npr: 7\nurl: https://example.com/7\ndate: 2026-01-01\n"
@@ -305,7 +305,7 @@ def _files_of_many_sizes(tmp_path: Path) -> list[Path]:
 
 _ONE_TASK = """
 import marshal, sys
-from tui.cache import parse_files
+from tui.load.cache import parse_files
 head = sys.stdin.buffer.read(8)
 task = marshal.loads(sys.stdin.buffer.read(int.from_bytes(head, "little")))
 """
@@ -325,11 +325,11 @@ task = marshal.loads(sys.stdin.buffer.read(int.from_bytes(head, "little")))
 def test_workers_parse_every_file_once_whatever_they_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: str | None
 ) -> None:
-    from tui.loader import load_file
-    from tui.loading import PROCESS_THRESHOLD
+    from tui.load.first_frame import PROCESS_THRESHOLD
+    from tui.load.parse import load_file
 
     if worker is not None:
-        monkeypatch.setattr("tui.loading.WORKER", (sys.executable, "-c", worker))
+        monkeypatch.setattr("tui.load.first_frame.WORKER", (sys.executable, "-c", worker))
     paths = _files_of_many_sizes(tmp_path)
     assert len(paths) >= PROCESS_THRESHOLD
     delivered: dict[Path, object] = {}
@@ -350,7 +350,7 @@ def test_workers_parse_every_file_once_whatever_they_do(
 
 
 def test_workers_get_the_largest_files_first_and_smaller_tasks_last(tmp_path: Path) -> None:
-    from tui.loading import CHUNK, _chunks
+    from tui.load.first_frame import CHUNK, _chunks
 
     paths = _files_of_many_sizes(tmp_path)
     chunks = _chunks([str(p) for p in paths], 2)
@@ -371,11 +371,11 @@ def test_a_warm_start_does_not_import_the_parser(tmp_path: Path) -> None:
     cold.save()
     code = (
         "import sys\nfrom pathlib import Path\n"
-        "import tui.cli, tui.app, tui.files\n"
-        "from tui.cache import ParseCache\nfrom tui.loading import first_part\n"
+        "import tui.cli, tui.ui.app, tui.load.discover\n"
+        "from tui.load.cache import ParseCache\nfrom tui.load.first_frame import first_part\n"
         f"hits, rest, _ = first_part([Path({str(folder)!r})], ParseCache(Path({str(cache_file)!r})))\n"
         "assert len(hits) == 3 and not rest, (hits, rest)\n"
-        "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.loader'))))"
+        "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.load.parse'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -387,8 +387,8 @@ def test_start_up_imports_only_what_the_first_frame_needs() -> None:
     the first frame. Digests use the built-in blake2, not hashlib, which loads
     OpenSSL."""
     code = (
-        "import sys\nimport tui.cli, tui.app\n"
-        "print(sorted(m for m in sys.modules if m in ('tui.commands', 'hashlib', '_hashlib', 'tui.config', 'tui.undo')))"
+        "import sys\nimport tui.cli, tui.ui.app\n"
+        "print(sorted(m for m in sys.modules if m in ('tui.ui.commands', 'hashlib', '_hashlib', 'tui.store.config', 'tui.core.undo')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -405,7 +405,7 @@ def test_a_cache_path_that_is_not_a_file_is_a_miss_not_a_hang(tmp_path: Path, ki
     else:
         cache_file.mkdir()
     code = (
-        "import sys\nfrom pathlib import Path\nfrom tui.cache import ParseCache\n"
+        "import sys\nfrom pathlib import Path\nfrom tui.load.cache import ParseCache\n"
         f"print(ParseCache(Path({str(cache_file)!r})).load())"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
@@ -453,14 +453,14 @@ def test_saves_from_two_threads_write_one_after_the_other(tmp_path: Path, monkey
     save that starts while one is writing waits for it, then finds nothing new."""
     import threading
 
-    import tui.cache
+    import tui.load.cache
 
     folder = corpus(tmp_path, 5)
     cache = ParseCache(tmp_path / "cache.bin")
     hits, later, _ = first_load([folder], cache)
     asyncio.run(parse_in_background(later, cache, hits.update))
     writing, most, writes = [0], [0], []
-    write = tui.cache.write_atomic
+    write = tui.load.cache.write_atomic
 
     def slow(path: Path, *parts: bytes) -> None:  # the real write, made to take a while
         writing[0] += 1
@@ -470,7 +470,7 @@ def test_saves_from_two_threads_write_one_after_the_other(tmp_path: Path, monkey
         writes.append(path)
         writing[0] -= 1
 
-    monkeypatch.setattr(tui.cache, "write_atomic", slow)
+    monkeypatch.setattr(tui.load.cache, "write_atomic", slow)
     threads = [threading.Thread(target=cache.save) for _ in range(2)]
     threads[0].start()
     time.sleep(0.1)

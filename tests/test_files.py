@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tui.files import discover, is_entry_file
-from tui.text import unsafe_name
+from tui.core.text import unsafe_name
+from tui.load.discover import discover, is_entry_file
 
 
 def walk_reference(folder: Path) -> tuple[list[Path], list[str]]:

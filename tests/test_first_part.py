@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.cache import ParseCache
-from tui.loading import finish_first_part, first_part, plan_first_part
+from tui.load.cache import ParseCache
+from tui.load.first_frame import finish_first_part, first_part, plan_first_part
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 
@@ -101,19 +101,19 @@ def test_the_parent_does_not_import_the_parser(tmp_path: Path) -> None:
     folder = corpus(tmp_path, 3)
     code = (
         "import sys\nfrom pathlib import Path\n"
-        "from tui.cache import ParseCache\n"
-        "from tui.loading import plan_first_part, finish_first_part\n"
+        "from tui.load.cache import ParseCache\n"
+        "from tui.load.first_frame import plan_first_part, finish_first_part\n"
         f"plan = plan_first_part([Path({str(folder)!r})], ParseCache(None), fork=True)\n"
         "hits, _, _ = finish_first_part(plan)\n"
         "assert len(hits) == 3, hits\n"
-        "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.loader'))))"
+        "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'tui.load.parse'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_a_child_that_hangs_is_killed_and_the_files_are_parsed_here(tmp_path: Path) -> None:
-    from tui import loading
+    from tui.load import first_frame as loading
 
     folder = corpus(tmp_path, 2)
     plan = plan_first_part([folder], ParseCache(None))

@@ -14,10 +14,10 @@ from pathlib import Path
 from textual.app import App
 
 from tests.app_helpers import make_app, screen_text, settled
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.tag_list import TagList
+from tui.ui.widgets.filter_bar import FilterBar
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.tag_list import TagList
 
 
 class Frames:

@@ -23,9 +23,9 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.strip import Strip
 
-from tui.app import PrDigestApp
-from tui.text import code_spans
-from tui.widgets.review_view import ReviewView
+from tui.core.text import code_spans
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_view import ReviewView
 
 # Words that are styled if the app ever reads entry text as markup or ANSI.
 SENTINEL = (

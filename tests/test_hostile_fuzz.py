@@ -63,7 +63,7 @@ def test_reading_first_and_checking_limits_after_gives_what_checking_first_gives
 ) -> None:
     import yaml
 
-    from tui import loader
+    from tui.load import parse as loader
 
     try:
         root = yaml.compose(text, Loader=loader._Composer)

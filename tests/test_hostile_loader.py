@@ -34,8 +34,9 @@ from hypothesis import strategies as st
 from privileges import unprivileged
 
 from tui.cli import main as cli_main
-from tui.files import plan_reload
-from tui.loader import (
+from tui.core.text import clean
+from tui.load.discover import plan_reload
+from tui.load.parse import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_ITEMS,
@@ -49,7 +50,6 @@ from tui.loader import (
     load_file,
     load_paths,
 )
-from tui.text import clean
 
 LOADER_SETTINGS = settings(
     max_examples=150,

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from privileges import unprivileged
 
-from tui.model import Item, Location, Review, compare
-from tui.state import FORMAT, VERSION, ReadState
+from tui.core.model import Item, Location, Review, compare
+from tui.store.state import FORMAT, VERSION, ReadState
 
 REVIEW = "o/r#1"
 SHOWN = Review("t", "o/r", "deep", "s", ("a",), Location(Path("x.yaml"), 1, 1), focus=(Item("focus", "a"),))
@@ -47,7 +47,7 @@ STORM = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from tui.state import ReadState
+    from tui.store.state import ReadState
 
     path, review = Path(sys.argv[1]), sys.argv[2]
     state = ReadState(path)
@@ -328,7 +328,7 @@ TOGGLER = textwrap.dedent(
     """
     import json, random, sys, time
     from pathlib import Path
-    from tui.state import ReadState
+    from tui.store.state import ReadState
 
     path, prefix, seconds, go = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3]), Path(sys.argv[4])
     state = ReadState(path)

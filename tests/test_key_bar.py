@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text
-from tui.widgets.key_bar import KeyBar
-from tui.widgets.review_list import ReviewList
+from tui.ui.widgets.key_bar import KeyBar
+from tui.ui.widgets.review_list import ReviewList
 
 
 def bottom_line(app) -> str:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
-from tui.loader import MAX_DEPTH, MAX_NODES, REVIEW_FIELDS, FileResult, discover, load_file, load_paths
-from tui.locations import bundled_entries
-from tui.model import Item, Review, digest
+from tui.core.model import Item, Review, digest
+from tui.load.parse import MAX_DEPTH, MAX_NODES, REVIEW_FIELDS, FileResult, discover, load_file, load_paths
+from tui.store.locations import bundled_entries
 
 BUNDLED = bundled_entries() / "vllm-tag-view.yaml"
 
@@ -693,7 +693,7 @@ def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
 
     import yaml
 
-    from tui.loader import _STR_TAGS, _Composer
+    from tui.load.parse import _STR_TAGS, _Composer
 
     full = yaml.resolver.Resolver()
     fast = _Composer("")
@@ -712,7 +712,7 @@ def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
 
 
 def test_every_review_field_has_a_reader() -> None:
-    from tui.loader import _FIELDS, REVIEW_FIELDS
+    from tui.load.parse import _FIELDS, REVIEW_FIELDS
 
     assert set(_FIELDS) == set(REVIEW_FIELDS)
 
@@ -769,7 +769,7 @@ def test_stars_that_are_not_aliases_and_aliases_that_are(tmp_path: Path) -> None
 
 
 def test_one_control_character_in_long_text_is_still_removed(tmp_path: Path) -> None:
-    from tui.text import clean, needs_cleaning
+    from tui.core.text import clean, needs_cleaning
 
     long = "中文" * 5000
     assert clean(long) is long and not needs_cleaning(long)
@@ -801,7 +801,7 @@ def test_reviews_are_located_as_editors_count_lines(
 
 
 def test_text_per_review_counts_items_refs_and_ids(tmp_path: Path) -> None:
-    from tui.loader import MAX_REVIEW_CHARS
+    from tui.load.parse import MAX_REVIEW_CHARS
 
     items = "focus:\n  - text: abc\n    refs: [r1, ' r22 ']\n    id: ' i '\n  - d\nactions: [ef]\n"
     counted = len("t" + "o/r" + "a" + "deep" + "s" + "abc" + "r1" + "r22" + "i" + "d" + "ef")
@@ -817,7 +817,7 @@ def test_text_per_review_counts_items_refs_and_ids(tmp_path: Path) -> None:
 
 
 def test_a_file_within_the_limits_can_hold_refs(tmp_path: Path) -> None:
-    from tui.loader import _DEEPEST
+    from tui.load.parse import _DEEPEST
 
     assert _DEEPEST <= MAX_DEPTH
     text = "repo: o/r\nentries:\n  - " + review("title: t", "focus: [{text: x, refs: [r]}]").replace(

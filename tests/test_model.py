@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.loader import load_file, load_paths
-from tui.model import ALL_TAG, UNREAD_TAG, FileUpdate, Item, Library, Location, Review, verdict_rank
+from tui.core.model import ALL_TAG, UNREAD_TAG, FileUpdate, Item, Library, Location, Review, verdict_rank
+from tui.load.parse import load_file, load_paths
 
 
 def entry(title: str, verdict: str, tags: str, extra: str = "") -> str:
@@ -102,7 +102,7 @@ def test_tag_index(tmp_path: Path) -> None:
 
 
 def test_bundled_digest_library(tmp_path: Path) -> None:
-    from tui.locations import bundled_entries
+    from tui.store.locations import bundled_entries
 
     result = load_paths([bundled_entries()])
     lib = Library.build(result.files, result.problems)

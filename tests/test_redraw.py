@@ -13,8 +13,8 @@ from textual._compositor import Compositor
 from textual.screen import Screen
 
 from tests.app_helpers import make_app, screen_text, settled
-from tui.model import ALL_TAG
-from tui.widgets.review_view import ReviewView
+from tui.core.model import ALL_TAG
+from tui.ui.widgets.review_view import ReviewView
 
 
 class LayoutCounter:
@@ -106,8 +106,8 @@ async def test_keys_never_repaint_the_whole_screen(tmp_path: Path) -> None:
 async def test_moving_the_highlight_redraws_the_two_rows_it_touches(tmp_path: Path) -> None:
     """j/k and a tag switch redraw the row the highlight left and the one it
     reached, not every visible line; the screen still matches a full redraw."""
-    from tui.widgets.review_list import ReviewList
-    from tui.widgets.tag_list import TagList
+    from tui.ui.widgets.review_list import ReviewList
+    from tui.ui.widgets.tag_list import TagList
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -151,7 +151,7 @@ def picture(app) -> list[list[tuple[str, object]]]:  # type: ignore[no-untyped-d
 
 async def redrawn_in_full(app, pilot) -> list[list[tuple[str, object]]]:  # type: ignore[no-untyped-def]
     """The screen after every widget is drawn again, scrollbars included."""
-    from tui.widgets.scrolling import PaneScrollBar
+    from tui.ui.widgets.scrolling import PaneScrollBar
 
     for widget in app.screen.walk_children(with_self=True):
         widget.refresh()
@@ -168,7 +168,7 @@ async def test_focus_moves_leave_the_scrollbars_alone_but_changes_redraw_them(tm
     """Textual redraws a pane's scrollbars on every restyle (each focus move);
     `PaneScrollBar` skips a redraw that would draw the same. A scroll, a hover,
     a theme and a resize must still reach them."""
-    from tui.widgets.review_list import ReviewList
+    from tui.ui.widgets.review_list import ReviewList
 
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 24)) as pilot:
@@ -240,7 +240,7 @@ async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> 
 async def test_a_theme_change_recolours_the_cached_rows_and_lines(tmp_path: Path) -> None:
     """The list and the pane keep their styles between frames (focus moves do not
     re-wrap the review); a new theme must still reach every row and line."""
-    from tui.widgets.review_list import ReviewList
+    from tui.ui.widgets.review_list import ReviewList
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

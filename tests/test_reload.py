@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from app_helpers import make_app, screen_text
 
-from tui.app import PrDigestApp
-from tui.locations import bundled_entries
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.tag_list import TagList
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.tag_list import TagList
 
 TIMEOUT = 10.0
 
@@ -359,7 +359,7 @@ async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder:
 async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder: Path, monkeypatch) -> None:
     """A save writes the whole cache (~22 MB at 10,000 reviews): files edited one
     after another are saved once, when they have stopped changing for a while."""
-    from tui.cache import ParseCache, stamp
+    from tui.load.cache import ParseCache, stamp
 
     saves: list[float] = []
     save = ParseCache.save

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.deadline import deadline
-from tui import config, uistate
-from tui.small_files import UnfitFile, read_regular
+from tui.store import config, uistate
+from tui.store.safe_read import UnfitFile, read_regular
 
 
 def test_a_regular_file_up_to_the_limit_is_read(tmp_path: Path) -> None:

@@ -17,10 +17,10 @@ from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text
 from tui import writer
-from tui.app import PrDigestApp
-from tui.locations import bundled_entries
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
 
 
 async def test_each_widget_is_styled_once_before_the_first_keys(tmp_path: Path, monkeypatch) -> None:

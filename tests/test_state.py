@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.state import FORMAT, VERSION, ReadState
+from tui.store.state import FORMAT, VERSION, ReadState
 
 REVIEW = "vllm-project/vllm#1"
 
@@ -49,7 +49,7 @@ def test_marks_survive_a_new_instance(tmp_path: Path) -> None:
 
 
 def test_default_location_honours_xdg_state_home(isolated_dirs: dict[str, Path]) -> None:
-    from tui.locations import state_file
+    from tui.store.locations import state_file
 
     assert state_file() == isolated_dirs["XDG_STATE_HOME"] / "prdigest-tui" / "state.json"
 
@@ -194,7 +194,7 @@ WORKER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from tui.state import ReadState
+    from tui.store.state import ReadState
 
     path, prefix, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     state = ReadState(path)

@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.widget import Widget
 
 from tests.app_helpers import make_app
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.tag_list import TagList
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.tag_list import TagList
 
 
 def component_styles(widget: Widget) -> dict[str, object]:

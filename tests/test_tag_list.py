@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.app_helpers import make_app, screen_text
-from tui.model import ALL_TAG
-from tui.widgets.review_list import ReviewList
-from tui.widgets.tag_list import TagList
-from tui.wrap import line_width
+from tui.core.model import ALL_TAG
+from tui.core.wrap import line_width
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.tag_list import TagList
 
 
 async def _focus_tags(app, pilot) -> TagList:  # type: ignore[no-untyped-def]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui.widgets.tag_list import wrapped
-from tui.wrap import line_width
+from tui.core.wrap import line_width
+from tui.ui.widgets.tag_list import wrapped
 
 
 @pytest.mark.parametrize("width", [8, 12, 20, 31])

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui.loader import load_paths
-from tui.locations import bundled_entries
-from tui.model import Library
-from tui.state import ReadState
+from tui.core.model import Library
+from tui.load.parse import load_paths
+from tui.store.locations import bundled_entries
+from tui.store.state import ReadState
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from app_helpers import make_app, screen_text
 
-from tui import config, locations
-from tui.app import PrDigestApp
-from tui.loader import load_updates
-from tui.locations import bundled_entries
-from tui.widgets.review_view import ReviewView
+from tui.load.parse import load_updates
+from tui.store import config, locations
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_view import ReviewView
 
 
 def app_with_config(tmp_path: Path, text: str | bytes) -> PrDigestApp:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from app_helpers import make_app
 
-from tui.model import Library, Location, Review
+from tui.core.model import Library, Location, Review
 
 
 def entries(tmp_path: Path) -> Path:

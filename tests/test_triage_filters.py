@@ -6,10 +6,10 @@ from pathlib import Path
 
 from app_helpers import make_app, screen_text
 
-from tui.model import ALL_TAG
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.review_list import ReviewList
-from tui.widgets.tag_list import TagList
+from tui.core.model import ALL_TAG
+from tui.ui.widgets.filter_bar import FilterBar
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.tag_list import TagList
 
 
 def titles(app) -> list[str]:

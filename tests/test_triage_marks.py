@@ -7,10 +7,10 @@ from pathlib import Path
 
 from app_helpers import make_app, screen_text, write_review
 
-from tui.model import ALL_TAG
-from tui.state import ReadState
-from tui.widgets.review_list import ReviewList
-from tui.widgets.tag_list import TagList
+from tui.core.model import ALL_TAG
+from tui.store.state import ReadState
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.tag_list import TagList
 
 
 def unread_counts(app) -> dict[str, int]:

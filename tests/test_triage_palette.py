@@ -7,10 +7,10 @@ from pathlib import Path
 from app_helpers import make_app, screen_text
 from textual.command import CommandList, CommandPalette
 
-from tui.commands import match
-from tui.model import ALL_TAG
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
+from tui.core.model import ALL_TAG
+from tui.ui.commands import match
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
 
 
 async def palette(pilot, query: str) -> list[str]:

@@ -7,10 +7,10 @@ from pathlib import Path
 from app_helpers import make_app, screen_text, settled
 from textual.widgets import Input
 
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
-from tui.widgets.search_bar import SearchBar
+from tui.ui.widgets.filter_bar import FilterBar
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.search_bar import SearchBar
 
 KPOOL = "kpool 索引器迁入 glm5next 并拆分后端"
 H2D = "统一 h2d 异步复制工具，删除 async_copy_to_gpu"
@@ -184,13 +184,13 @@ async def test_search_text_is_never_markup(tmp_path: Path) -> None:
 
 
 async def test_a_reload_refreshes_the_search_text(tmp_path: Path) -> None:
-    from tui.model import FileUpdate
+    from tui.core.model import FileUpdate
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await type_search(pilot, "brandnewword")
         assert titles(app) == []
-        from tui.model import Review
+        from tui.core.model import Review
 
         path = app.library.reviews[0].location.path
         reviews = app.library.files[path]

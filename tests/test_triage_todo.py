@@ -7,9 +7,9 @@ from pathlib import Path
 
 from app_helpers import make_app, screen_text
 
-from tui.screens.todo import TodoDetail, TodoScreen
-from tui.widgets.review_view import ReviewView
-from tui.widgets.todo_list import TodoList
+from tui.ui.screens.todo import TodoDetail, TodoScreen
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.todo_list import TodoList
 
 
 def notes(app) -> list[tuple[str, str]]:

@@ -10,12 +10,13 @@ from app_helpers import make_app, screen_segments, screen_text
 from rich.style import Style
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from tui import locations, words
-from tui.app import PrDigestApp
+from tui import words
 from tui.cli import _language
-from tui.locations import bundled_entries
-from tui.widgets.review_list import ReviewList
-from tui.widgets.review_view import ReviewView
+from tui.store import locations
+from tui.store.locations import bundled_entries
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
 
 
 def test_language_comes_from_the_flag_then_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,8 +79,8 @@ async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path
 async def test_reload_notices_speak_the_ui_language(tmp_path: Path) -> None:
     from app_helpers import write_review
 
-    from tui.model import LibraryChanges
-    from tui.presenting import describe_reload
+    from tui.core.model import LibraryChanges
+    from tui.ui.presenting import describe_reload
 
     changes = LibraryChanges(updated=["a"], added=["b", "c"], removed=[], problem_files=[tmp_path])
     assert describe_reload(changes) == "1 review updated, 2 added, 1 file has a problem"

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from tui import words
-from tui.external import editor_command, openable, refs
-from tui.filters import Filters, labels, select
-from tui.loader import load_paths
-from tui.locations import bundled_entries
-from tui.model import ALL_TAG, UNREAD_TAG, Item, Library, Location, Review
-from tui.search import SearchIndex, snippet, spans, split_runs, terms
-from tui.state import ReadState
-from tui.undo import ReadUndo
+from tui.core.external import editor_command, openable, refs
+from tui.core.filters import Filters, labels, select
+from tui.core.model import ALL_TAG, UNREAD_TAG, Item, Library, Location, Review
+from tui.core.search import SearchIndex, snippet, spans, split_runs, terms
+from tui.core.undo import ReadUndo
+from tui.load.parse import load_paths
+from tui.store.locations import bundled_entries
+from tui.store.state import ReadState
 
 
 def review(title: str, *, key: int = 1, verdict: str = "deep", summary: str = "s", **kw: object) -> Review:
@@ -255,14 +255,14 @@ def test_every_word_exists_in_both_languages() -> None:
 def test_every_app_binding_has_an_id_a_tooltip_and_words() -> None:
     from textual.binding import Binding
 
-    from tui.app import PrDigestApp
-    from tui.screens.problems import ProblemsScreen
-    from tui.screens.todo import TodoScreen
-    from tui.widgets.review_list import ReviewList
-    from tui.widgets.review_view import ReviewView
-    from tui.widgets.search_bar import SearchBar
-    from tui.widgets.tag_list import TagList
-    from tui.widgets.todo_list import TodoList
+    from tui.ui.app import PrDigestApp
+    from tui.ui.screens.problems import ProblemsScreen
+    from tui.ui.screens.todo import TodoScreen
+    from tui.ui.widgets.review_list import ReviewList
+    from tui.ui.widgets.review_view import ReviewView
+    from tui.ui.widgets.search_bar import SearchBar
+    from tui.ui.widgets.tag_list import TagList
+    from tui.ui.widgets.todo_list import TodoList
 
     owners = (PrDigestApp, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
     for owner in owners:
@@ -276,7 +276,7 @@ def test_every_app_binding_has_an_id_a_tooltip_and_words() -> None:
 def test_the_readme_lists_every_binding_id() -> None:
     import re
 
-    from tui.app import PrDigestApp
+    from tui.ui.app import PrDigestApp
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]

@@ -10,11 +10,11 @@ import pytest
 from rich.cells import cell_len
 from wrapped_lines import place, text_of
 
-from tui.loader import load_file
-from tui.locations import bundled_entries
-from tui.model import SECTIONS
-from tui.text import code_spans
-from tui.wrap import Line, Run, wrap
+from tui.core.model import SECTIONS
+from tui.core.text import code_spans
+from tui.core.wrap import Line, Run, wrap
+from tui.load.parse import load_file
+from tui.store.locations import bundled_entries
 
 CLOSING = "，。、；：？！）」』”’"
 OPENING = "（「『“‘"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.wrap import Line
+from tui.core.wrap import Line
 
 
 def text_of(line: Line) -> str:

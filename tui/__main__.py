@@ -1,3 +1,3 @@
-from .cli import run
+from tui.cli import run
 
 run()

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__, collector, words
+from tui import __version__, collector, words
 
 
 def _language(arg: str | None) -> str:
@@ -36,8 +36,8 @@ def _check(argv: Sequence[str]) -> int:
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     args = parser.parse_args(argv)
-    from .loader import load_paths
-    from .model import Library
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
 
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
@@ -68,10 +68,11 @@ def _export(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     words.set_language(_language(args.lang))
 
-    from . import export, locations
-    from .loader import load_paths
-    from .model import Library
-    from .state import ReadState
+    from tui import export
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
+    from tui.store import locations
+    from tui.store.state import ReadState
 
     result = load_paths(args.paths or locations.default_paths())
     library = Library.build(result.files, result.problems)
@@ -103,7 +104,7 @@ def _locate(argv: Sequence[str]) -> int:
     )
     parser.add_argument("what", nargs="?", choices=LOCATIONS, help="print only this path")
     args = parser.parse_args(argv)
-    from . import locations
+    from tui.store import locations
 
     paths = {
         "config": locations.config_file(),
@@ -150,9 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Before the app is built: every word it draws is read from `words` at draw time.
     words.set_language(_language(args.lang))
 
-    from . import locations
-    from .cache import ParseCache
-    from .loading import plan_first_part
+    from tui.load.cache import ParseCache
+    from tui.load.first_frame import plan_first_part
+    from tui.store import locations
 
     paths = args.paths or locations.default_paths()
     # Before Textual is imported: files the parse cache cannot answer are parsed
@@ -160,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = ParseCache(None if args.no_cache else locations.cache_file(), version_key=__version__)
     first = plan_first_part(paths, cache, fork=True)
 
-    from .app import PrDigestApp
+    from tui.ui.app import PrDigestApp
 
     app = PrDigestApp(
         paths,

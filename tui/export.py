@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from . import words
-from .model import ALL_TAG, CHECKABLE, SECTIONS, Library, Review
-from .state import ReadState
-from .text import one_line
+from tui import words
+from tui.core.model import ALL_TAG, CHECKABLE, SECTIONS, Library, Review
+from tui.core.text import one_line
+from tui.store.state import ReadState
 
 NOTES = tuple(section for section in SECTIONS if section not in CHECKABLE)
 """Actions and caveats: open until checked in the to-do view."""

@@ -1,0 +1,1 @@
+"""The library without Textual, YAML or disk: model, filters, search, text, wrap, marks."""

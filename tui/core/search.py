@@ -1,0 +1,166 @@
+"""Incremental search over reviews, without Textual.
+
+A query is split at whitespace into terms; a review matches when every term
+occurs, case-insensitively, somewhere in its title, verdict note, summary,
+items (focus, read order, actions, caveats) or refs. Text is searched as it is
+shown: backticks around code spans are left out.
+
+Each review's searchable text is lowered once and cached per review object, so
+a key press in the search box is one pass of `in` tests over precomputed
+strings. Highlighting (`spans`, `split_runs`) is computed only for what is
+drawn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable, Sequence
+
+from tui.core.model import SECTIONS, Review
+from tui.core.text import code_spans
+
+Run = tuple[str, Hashable]
+
+MATCH = "match"
+"""The style tag `split_runs` adds to matched pieces: (base style, MATCH)."""
+
+
+def terms(query: str) -> tuple[str, ...]:
+    """The query's terms, lowered, longest first (so highlights prefer the longer)."""
+    seen = dict.fromkeys(term.lower() for term in query.split())
+    return tuple(sorted(seen, key=len, reverse=True))
+
+
+def shown(text: str) -> str:
+    """Text as the reader sees it: code spans without their backticks."""
+    if "`" not in text:
+        return text
+    return "".join(run for run, _ in code_spans(text))
+
+
+def review_fields(review: Review) -> list[str]:
+    """Every searchable text of a review, as shown."""
+    fields = [review.title]
+    if review.verdict_note:
+        fields.append(shown(review.verdict_note))
+    fields.append(shown(review.summary))
+    for section in SECTIONS:
+        for item in review.items(section):
+            fields.append(shown(item.text))
+            fields.extend(item.refs)
+    return fields
+
+
+class SearchIndex:
+    """Lowered searchable text per review, computed on first use and kept.
+
+    Keyed by the review object (its id, with the object kept alongside so a
+    recycled id is never mistaken for it): a reloaded review is a new object
+    and gets fresh text. `retain` drops the text of reviews that are gone.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[Review, str]] = {}
+
+    def text(self, review: Review) -> str:
+        entry = self._texts.get(id(review))
+        if entry is not None and entry[0] is review:
+            return entry[1]
+        text = "\n".join(review_fields(review)).lower()
+        self._texts[id(review)] = (review, text)
+        return text
+
+    def matches(self, review: Review, query_terms: Sequence[str]) -> bool:
+        text = self.text(review)
+        return all(term in text for term in query_terms)
+
+    def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
+        """The reviews that match every term, in their order."""
+        if not query_terms:
+            return list(reviews)
+        text = self.text
+        return [review for review in reviews if all(term in text(review) for term in query_terms)]
+
+    def retain(self, alive: Iterable[Review]) -> None:
+        """Forget reviews not in `alive` (after a reload)."""
+        keep = {id(review) for review in alive}
+        self._texts = {key: entry for key, entry in self._texts.items() if key in keep}
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+def spans(text: str, query_terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the terms occur in `text`, as sorted, non-overlapping (start, end)."""
+    if not query_terms or not text:
+        return []
+    lowered = text.lower()
+    found: list[tuple[int, int]] = []
+    if len(lowered) == len(text):
+        for term in query_terms:
+            start = lowered.find(term)
+            while start >= 0:
+                found.append((start, start + len(term)))
+                start = lowered.find(term, start + len(term))
+    else:  # lowering changed the length (e.g. "İ"): match on the text itself
+        pattern = re.compile("|".join(re.escape(term) for term in query_terms), re.IGNORECASE)
+        found = [(m.start(), m.end()) for m in pattern.finditer(text) if m.end() > m.start()]
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in found:
+        if merged and start < merged[-1][1]:
+            continue  # overlaps an earlier (longer-first) match
+        merged.append((start, end))
+    return merged
+
+
+def split_runs(runs: Sequence[Run], query_terms: Sequence[str]) -> tuple[list[Run], int]:
+    """Cut runs where the terms match; matched pieces get the style (style, MATCH).
+
+    Returns the new runs and how many matches there were. The text is unchanged,
+    so line breaking is unchanged.
+    """
+    if not query_terms:
+        return list(runs), 0
+    text = "".join(part for part, _ in runs)
+    found = spans(text, query_terms)
+    if not found:
+        return list(runs), 0
+    out: list[Run] = []
+    pos = 0
+    index = 0
+    for part, style in runs:
+        start, end = pos, pos + len(part)
+        cursor = start
+        while index < len(found) and found[index][0] < end:
+            match_start, match_end = found[index]
+            lo, hi = max(match_start, cursor), min(match_end, end)
+            if lo > cursor:
+                out.append((text[cursor:lo], style))
+            if hi > lo:
+                out.append((text[lo:hi], (style, MATCH)))
+            cursor = max(cursor, hi)
+            if match_end <= end:
+                index += 1
+            else:
+                break
+        if cursor < end:
+            out.append((text[cursor:end], style))
+        pos = end
+    return out, len(found)
+
+
+def snippet(text: str, query_terms: Sequence[str], width: int) -> tuple[str, int, int] | None:
+    """A piece of `text` around its first match, at most about `width` characters
+    of one line, with the match's (start, end) within the piece; None if no match."""
+    found = spans(text, query_terms)
+    if not found:
+        return None
+    start, end = found[0]
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    lead = max(line_start, start - max(4, width // 4))
+    piece_end = min(line_end, lead + max(width, end - lead))
+    prefix = "…" if lead > line_start else ""
+    return prefix + text[lead:piece_end], len(prefix) + start - lead, len(prefix) + end - lead

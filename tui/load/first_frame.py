@@ -1,0 +1,352 @@
+"""Start-up loading: a first part at once, the rest after the first frame.
+
+The reader paints as soon as its first files are in (from the parse cache, or
+parsed); the other cached files follow a frame later, and files that are new or
+changed since the last run are parsed off the event loop (in two worker
+processes when there are many, so both cores work), and handed over in batches.
+No Textual here: the app passes callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import marshal
+import os
+import select
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from tui.core.model import FileUpdate, Library, Problem
+from tui.load.cache import ParseCache, parse_files, stamp
+from tui.load.discover import discover
+
+PROCESS_THRESHOLD = 48
+"""Below this many files to parse, a thread is quicker than starting processes."""
+CHUNK = 24
+"""Files per task sent to a worker (or to the thread), at most."""
+CHUNK_BYTES = 512 * 1024
+"""Bytes of files per task sent to a worker, about (a big file is a task of its own)."""
+MIN_CHUNK_BYTES = 64 * 1024
+"""Tasks get smaller towards the end, down to about this many bytes."""
+IN_FLIGHT = 2
+"""Tasks sent to a worker ahead of its answers."""
+WORKER = (sys.executable, "-m", "tui.load.workers")
+"""The command of a worker process."""
+SYNC_FILES = 24
+"""Files shown in the first frame (from the parse cache, or parsed), so a small
+digest opens complete and a big one opens with reviews on screen while the
+rest loads."""
+SYNC_BYTES = 64 * 1024
+"""Of those, the files parsed before the first frame when the cache has not got
+them: about this many bytes (at least one file). Parsing costs ~1.5 ms a 20 KB
+file, and the parser's import ~10 ms; the rest is parsed in the background."""
+CHILD_TIMEOUT_S = 10.0
+"""How long the first frame waits for the child parsing its files (see
+`plan_first_part`) before parsing them itself."""
+FLUSH_S = 0.15
+"""Hand parsed files to the app at most this often, so it re-indexes a few times, not per file."""
+
+
+class FirstPart:
+    """The first frame's files, planned: those the cache answered, those to
+    parse now (maybe already being parsed in a child process), the rest."""
+
+    def __init__(
+        self,
+        cache: ParseCache,
+        hits: dict[Path, FileUpdate],
+        parse: list[Path],
+        later: list[Path],
+        missing: list[Problem],
+    ) -> None:
+        self.cache, self.hits, self.parse, self.later, self.missing = cache, hits, parse, later, missing
+        self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
+
+
+def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:
+    """Find the first `SYNC_FILES` files and ask the cache for them; the ones it
+    cannot answer (up to about `SYNC_BYTES`) are parsed before the first frame.
+
+    `fork`: parse them in a child process, started now. The command line plans
+    before importing Textual, so the child imports the parser and parses on the
+    other core while this process imports Textual and builds the app (~150 ms);
+    without a parse cache (a first start, an upgrade) this takes the parser's
+    import (~12 ms: PyYAML compiles its regular expressions), the loader's and
+    the parsing off the way to the first frame. Forking is safe only before
+    any thread starts, hence before Textual.
+    """
+    with _collector_off():
+        files, missing = discover(paths)
+        cache.load()
+        now, rest = files[:SYNC_FILES], files[SYNC_FILES:]
+        hits, misses = _from_cache(now, cache)
+        parse, later = _within(misses, SYNC_BYTES)
+    first = FirstPart(cache, hits, parse, later + rest, missing)
+    if fork and parse and hasattr(os, "fork"):
+        first.child = _fork_parser(parse)
+    return first
+
+
+def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
+    """A child process that parses `paths` and writes the marshalled cache
+    entries to a pipe; None if it cannot be started."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: parse, write, and leave without running anything of the parent's
+        code = 1
+        try:
+            os.close(read_end)
+            data = marshal.dumps(parse_files([str(path) for path in paths]))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | None:
+    """The child's entries, or None if it failed or hangs (the caller then parses)."""
+    pid, read_end = child
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                chunks = []
+                break
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        chunks = []
+    finally:
+        os.close(read_end)
+    data = b"".join(chunks)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = -1
+    if status != 0 or not data:
+        return None
+    try:
+        entries = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return entries if isinstance(entries, list) else None
+
+
+def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
+    """The first frame's files (the child's parses, or parsed here), every
+    other file (for `from_cache`, then parsing), and the paths that do not exist."""
+    with _collector_off():
+        hits = dict(first.hits)
+        entries = _from_child(first.child) if first.child is not None else None
+        first.child = None
+        if entries is None:
+            hits.update(_parse_now(first.parse, first.cache))
+        else:
+            hits.update(first.cache.store(entries))
+        return hits, first.later, first.missing
+
+
+def first_part(
+    paths: list[Path], cache: ParseCache
+) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
+    """What the first frame shows: the first `SYNC_FILES` files, from the cache
+    or parsed here; then every other file (for `from_cache`, then parsing), and
+    the paths that do not exist.
+
+    A warm start of 10,000 reviews would otherwise stat and decode all of them
+    (~30 ms) before anything is drawn; the rest follows a frame later.
+    """
+    return finish_first_part(plan_first_part(paths, cache))
+
+
+def first_library(hits: dict[Path, FileUpdate], missing: list[Problem]) -> Library:
+    """The library of the first frame: `first_part`'s files, with their problems
+    and those of the paths that do not exist (the problems view lists them all)."""
+    problems: dict[Path, list[Problem]] = {}
+    for problem in missing:
+        problems.setdefault(problem.location.path, []).append(problem)
+    for path, update in hits.items():
+        if update.problems:
+            problems[path] = update.problems
+    return Library.build({path: u.reviews for path, u in hits.items()}, problems)
+
+
+def _within(paths: list[Path], budget: int) -> tuple[list[Path], list[Path]]:
+    """The first paths whose sizes add up to `budget` bytes (at least one), and the others."""
+    total = 0
+    for n, path in enumerate(paths):
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+        if n and total > budget:
+            return paths[:n], paths[n:]
+    return paths, []
+
+
+def from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
+    """The cache's answers for `paths` (still the same size and mtime), and the
+    paths it cannot answer, to be parsed."""
+    with _collector_off():
+        return _from_cache(paths, cache)
+
+
+@contextlib.contextmanager
+def _collector_off() -> Iterator[None]:
+    """Building many long-lived objects: collections meanwhile only cost time."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
+    hits: dict[Path, FileUpdate] = {}
+    misses: list[Path] = []
+    for path in paths:
+        update = cache.get(path, stamp(path))
+        if update is None:
+            misses.append(path)
+        else:
+            hits[path] = update
+    return hits, misses
+
+
+def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
+    if not paths:
+        return {}  # and the parser is not even imported
+    return cache.store(parse_files([str(path) for path in paths]))
+
+
+async def parse_in_background(
+    misses: list[Path],
+    cache: ParseCache,
+    deliver: Callable[[dict[Path, FileUpdate]], None],
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 2,
+) -> None:
+    """Parse `misses`, store them in the cache and `deliver` them in batches.
+
+    Many files go to `workers` child processes (`tui.load.workers`), so both
+    cores parse; a few are parsed in a thread, which starts quicker.
+    """
+    batch: dict[Path, FileUpdate] = {}
+    done = 0
+    last = time.monotonic()
+
+    def receive(entries: list) -> None:
+        nonlocal batch, done, last
+        batch.update(cache.store(entries))
+        done += len(entries)
+        if progress is not None:
+            progress(done, len(misses))
+        if time.monotonic() - last >= FLUSH_S:
+            deliver(batch)
+            batch, last = {}, time.monotonic()
+
+    if len(misses) < PROCESS_THRESHOLD or workers < 2:
+        names = [str(path) for path in misses]
+        for start in range(0, len(names), CHUNK):
+            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK]))
+    else:
+        chunks = _chunks([str(path) for path in misses], workers)
+        await asyncio.gather(*(_run_worker(chunks, receive) for _ in range(workers)))
+    if batch:
+        deliver(batch)
+
+
+def _chunks(names: list[str], workers: int) -> deque[list[str]]:
+    """Tasks for the workers: the largest files first, so that no big one is
+    left for the end, in chunks of about `CHUNK_BYTES` (at most `CHUNK`
+    files), smaller towards the end, so that the workers finish together."""
+    sized = sorted(((_size(name), name) for name in names), reverse=True)
+    left = sum(size for size, _ in sized)
+    chunks: deque[list[str]] = deque()
+    chunk: list[str] = []
+    chunk_bytes = 0
+    for size, name in sized:
+        chunk.append(name)
+        chunk_bytes += size
+        if len(chunk) == CHUNK or chunk_bytes >= max(
+            MIN_CHUNK_BYTES, min(CHUNK_BYTES, left // (4 * workers))
+        ):
+            chunks.append(chunk)
+            left -= chunk_bytes
+            chunk, chunk_bytes = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except (OSError, ValueError):
+        return 0
+
+
+async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None]) -> None:
+    """Feed one worker process chunks from the queue the workers share, until
+    it is empty: a worker that is quicker, or less interrupted, takes more.
+    `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
+    If the worker dies, its chunks and the ones it would have taken are parsed
+    here, in a thread."""
+    process = await asyncio.create_subprocess_exec(
+        *WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    sent: deque[list[str]] = deque()
+    try:
+        while True:
+            try:
+                while chunks and len(sent) < IN_FLIGHT:
+                    sent.append(chunks.popleft())
+                    data = marshal.dumps(sent[-1])
+                    process.stdin.write(len(data).to_bytes(8, "little") + data)
+                if chunks:
+                    await process.stdin.drain()
+                elif not process.stdin.is_closing():
+                    process.stdin.close()  # the worker exits once it has answered what it has
+                if not sent:
+                    break
+                size = int.from_bytes(await process.stdout.readexactly(8), "little")
+                entries = marshal.loads(await process.stdout.readexactly(size))
+                if not isinstance(entries, list) or len(entries) != len(sent[0]):
+                    raise ValueError("not an answer to the task")
+            except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
+                break  # the worker died, or wrote nonsense
+            sent.popleft()
+            receive(entries)
+        # Parse here what the worker did not: its chunks, then the queue's.
+        while sent or chunks:
+            chunk = sent.popleft() if sent else chunks.popleft()
+            receive(await asyncio.to_thread(parse_files, chunk))
+    finally:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(Exception):
+                await process.wait()

@@ -1,0 +1,57 @@
+"""Where things live on disk: config, state, UI choices, cache and the bundled digest.
+
+One module so `--state`, XDG variables and packaging are decided in one place.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+APP_NAME = "prdigest-tui"
+
+
+def state_file() -> Path:
+    """The default state file; honours XDG_STATE_HOME through platformdirs."""
+    import platformdirs
+
+    return platformdirs.user_state_path(APP_NAME) / "state.json"
+
+
+def config_file() -> Path:
+    """The user's config (`keymap:`); honours XDG_CONFIG_HOME. Read, never written."""
+    import platformdirs
+
+    return platformdirs.user_config_path(APP_NAME) / "config.yaml"
+
+
+def ui_file() -> Path:
+    """Choices made in the UI (the theme), kept apart from the user's config
+    so that file is never rewritten; honours XDG_STATE_HOME."""
+    import platformdirs
+
+    return platformdirs.user_state_path(APP_NAME) / "ui.json"
+
+
+def cache_file() -> Path:
+    """The parse cache; honours XDG_CACHE_HOME through platformdirs."""
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP_NAME) / "parse-cache.marshal"
+
+
+def bundled_entries() -> Path:
+    """The digest shipped with the package.
+
+    An installed wheel carries it as `tui/entries`; a source checkout or an
+    editable install reads the repository's `entries/` folder.
+    """
+    packaged = Path(__file__).resolve().parent.parent / "entries"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent.parent / "entries"
+
+
+def default_paths(cwd: Path | None = None) -> list[Path]:
+    """`./entries` when the current folder has one, else the bundled digest."""
+    local = (cwd or Path.cwd()) / "entries"
+    return [local if local.is_dir() else bundled_entries()]

@@ -1,0 +1,1 @@
+"""Textual only here: the App, its screens and widgets."""

@@ -1,0 +1,54 @@
+"""A user's keymap checked against the bindings it may remap.
+
+Textual takes any keymap: an id that names no binding is ignored, and a key
+given to two actions of one widget silently loses one of them. The app reports
+both when it reads the config instead. Imported only then (and by tests): it
+imports every screen's bindings, and most readers have no config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from textual.binding import Binding
+
+
+def binding_owners(app: type) -> tuple[type, ...]:
+    """The app and every widget and screen whose bindings a keymap may name."""
+    from tui.ui.screens.problems import ProblemsScreen
+    from tui.ui.screens.todo import TodoScreen
+    from tui.ui.widgets.review_list import ReviewList
+    from tui.ui.widgets.review_view import ReviewView
+    from tui.ui.widgets.search_bar import SearchBar
+    from tui.ui.widgets.tag_list import TagList
+    from tui.ui.widgets.todo_list import TodoList
+
+    return (app, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
+
+
+def binding_ids(owners: Iterable[type]) -> set[str]:
+    """Every binding id a keymap may name."""
+    return {
+        binding.id
+        for owner in owners
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding) and binding.id
+    }
+
+
+def keymap_clashes(owners: Iterable[type], keymap: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """Keys a keymap gives to two actions of one widget (or of the app): (key, ids).
+    Textual would silently drop one of them."""
+    clashes = []
+    for owner in owners:
+        by_key: dict[str, list[str]] = {}
+        for binding in owner.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.id:
+                continue
+            keys = keymap.get(binding.id, binding.key)
+            for bound in Binding.make_bindings([Binding(keys, binding.action)]):
+                by_key.setdefault(bound.key, []).append(binding.id)
+        for key, ids in by_key.items():
+            if len(ids) > 1 and any(i in keymap for i in ids):
+                clashes.append((key, ids))
+    return clashes

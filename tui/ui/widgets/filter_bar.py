@@ -1,0 +1,37 @@
+"""One line under the status bar: what narrows the list (the tag, verdict,
+unread, unchecked and search filters), how many reviews pass, and the key
+that clears them all; "none" and the count when nothing does.
+
+The line is always there. It used to show only while a filter was on, and
+each time it came or went (a tag switch from or to All) every pane below
+moved a row: the whole screen laid out and drawn again, the slowest tag
+switch by 8-18 ms at 10,000 reviews, and a jolt for the reader."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from tui import words
+
+
+class FilterBar(Static):
+    def show(self, labels: list[str], query: str, count: int, clear_key: str) -> None:
+        """Show the filters, or that there are none. `query` is the user's search text."""
+        filtering = bool(labels or query.strip())
+        self.set_class(filtering, "-filtering")  # its colour says a filter is on
+        parts: list[tuple[str, str] | str] = [(f"{words.FILTER}: ", "bold")]
+        if not filtering:
+            parts.append((words.FILTER_NONE, "$text-muted"))
+        for n, label in enumerate(labels):
+            if n:
+                parts.append((" · ", "$text-muted"))
+            parts.append((label, "bold $warning"))
+        if query.strip():
+            if labels:
+                parts.append((" · ", "$text-muted"))
+            parts += [("/", "$text-muted"), (query.strip(), "bold reverse")]
+        parts += ["  ", (words.plural(words.SHOWN_COUNT, count), "$text-muted")]
+        if filtering and clear_key:
+            parts += ["   ", (words.FILTER_CLEAR_HINT.format(key=clear_key), "$text-muted italic")]
+        self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

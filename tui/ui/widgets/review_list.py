@@ -1,0 +1,317 @@
+"""The reviews under the selected tag, drawn with the line API.
+
+Each review takes two lines (read mark and title; verdict, progress and flags),
+so row y of the list is review y // 2 and nothing is laid out for rows that
+are not on screen: ten thousand reviews cost what a screenful costs. Rows are
+described on demand by a function the app passes down (`describe`), which
+reads marks; the list never touches state itself.
+
+While a search is on, matches are highlighted in the drawn rows only: a title
+that matches is highlighted; a review that matches elsewhere shows the first
+match in context on its second line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.strip import Strip
+
+from tui import words
+from tui.core.model import Review
+from tui.core.search import review_fields, snippet, split_runs
+from tui.core.wrap import truncate
+from tui.ui.presenting import ReviewRow
+from tui.ui.widgets.cursor_list import CursorList
+from tui.ui.widgets.scrolling import set_virtual_size
+from tui.ui.widgets.to_app import post_to_app
+
+ROW_HEIGHT = 2
+
+
+class _Drawn(NamedTuple):
+    strip: Strip
+    matches: frozenset[int]  # indexes of the segments drawn as search matches
+
+
+class _Parts:
+    """Segments of a line being built, remembering which are search matches."""
+
+    def __init__(self, match: Style, base: Style) -> None:
+        self.match = match
+        self.base = base  # never None: NO_COLOR's filter (Monochrome) fails on a None style
+        self.segments: list[Segment] = []
+        self.matches: set[int] = set()
+
+    def add(self, text: str, style: Style | None) -> None:
+        self.segments.append(Segment(text, style or self.base))
+
+    def add_runs(self, runs: list[tuple[str, Hashable]]) -> None:
+        """Runs from `split_runs`: matched pieces, styled (style, MATCH), get the match style."""
+        for text, style in runs:
+            if isinstance(style, tuple):
+                self.matches.add(len(self.segments))
+                self.segments.append(Segment(text, style[0] + self.match))
+            else:
+                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]
+
+    @property
+    def width(self) -> int:
+        return sum(segment.cell_length for segment in self.segments)
+
+    def draw(self, width: int, pad: Style) -> _Drawn:
+        return _Drawn(Strip(self.segments).adjust_cell_length(width, pad), frozenset(self.matches))
+
+
+class ReviewList(CursorList):
+    """Reviews in reading order; highlighting previews, enter opens."""
+
+    COMPONENT_CLASSES = {
+        "review-list--mark",
+        "review-list--title",
+        "review-list--title-read",
+        "review-list--meta",
+        "review-list--done",
+        "review-list--updated",
+        "review-list--stale",
+        "review-list--cursor",
+        "review-list--cursor-blurred",
+        "review-list--empty",
+        "review-list--verdict-deep",
+        "review-list--verdict-quick",
+        "review-list--verdict-skim",
+        "review-list--verdict-skip",
+        "review-list--match",
+        "review-list--snippet",
+    }
+
+    BINDINGS = [
+        Binding("j,down", "move(1)", "Down", id="reviews.down", tooltip="Next review", show=False),
+        Binding("k,up", "move(-1)", "Up", id="reviews.up", tooltip="Previous review", show=False),
+        Binding(
+            "pagedown", "page(1)", "Page down", id="reviews.page-down", tooltip="A page down", show=False
+        ),
+        Binding("pageup", "page(-1)", "Page up", id="reviews.page-up", tooltip="A page up", show=False),
+        Binding("home,g", "edge(-1)", "First", id="reviews.first", tooltip="First review", show=False),
+        Binding("end,G", "edge(1)", "Last", id="reviews.last", tooltip="Last review", show=False),
+        Binding("enter", "open", "Open", id="reviews.open", tooltip="Read the highlighted review"),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        """The highlighted review changed (None when the list is empty)."""
+
+        key: str | None
+
+    @dataclass
+    class Opened(Message):
+        """Enter (or a second click) on a review: read it."""
+
+        key: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.reviews: Sequence[Review] = ()
+        self.describe: Callable[[Review], ReviewRow] | None = None
+        self.empty = ""
+        self.terms: tuple[str, ...] = ()
+        self._index: dict[str, int] = {}
+        self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
+        self._styles: dict[str, Style] = {}  # component styles, until the styles change
+
+    # -- data in -----------------------------------------------------------------
+
+    def show_reviews(
+        self,
+        reviews: Sequence[Review],
+        describe: Callable[[Review], ReviewRow],
+        selected: str | None,
+        empty: str,
+        fallback: int = 0,
+        terms: tuple[str, ...] = (),
+    ) -> str | None:
+        """Replace the rows, keeping `selected` highlighted when it is still listed,
+        else the row at `fallback`. Returns the key now highlighted. `terms` are
+        the search terms to highlight."""
+        self.reviews, self.describe, self.empty, self.terms = reviews, describe, empty, terms
+        self._index = {review.key: n for n, review in enumerate(reviews)}
+        self._cache.clear()
+        if selected in self._index:
+            index: int | None = self._index[selected]  # type: ignore[index]
+        elif reviews:
+            index = max(0, min(fallback, len(reviews) - 1))
+        else:
+            index = None
+        self.set_reactive(ReviewList.highlighted, index)
+        set_virtual_size(self, Size(self.size.width, self._virtual_height()))
+        self.reveal()
+        self.refresh()
+        return self.key
+
+    def redraw_rows(self) -> None:
+        """The same reviews, described again (their marks changed)."""
+        self._cache.clear()
+        self.refresh()
+
+    @property
+    def key(self) -> str | None:
+        if self.highlighted is None or not self.reviews:
+            return None
+        return self.reviews[self.highlighted].key
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def position_of(self, key: str | None) -> int:
+        """Where `key` is listed, or 0."""
+        return self._index.get(key, 0) if key is not None else 0
+
+    @property
+    def keys(self) -> list[str]:
+        return [review.key for review in self.reviews]
+
+    @property
+    def rows(self) -> list[ReviewRow]:
+        """Every row, described now (for tests and tools; drawing is lazy)."""
+        assert self.describe is not None or not self.reviews
+        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]
+
+    # -- drawing -----------------------------------------------------------------
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(f"review-list--{name}")
+        return style
+
+    @property
+    def _base(self) -> Style:
+        """The widget's own style (`rich_style` walks every ancestor each time)."""
+        style = self._styles.get("")
+        if style is None:
+            style = self._styles[""] = self.rich_style
+        return style
+
+    def _row_strips(self, index: int, width: int) -> tuple[_Drawn, _Drawn]:
+        cached = self._cache.get(index)
+        if cached is not None and cached[0].strip.cell_length == width:
+            return cached
+        assert self.describe is not None
+        row = self.describe(self.reviews[index])
+        review = row.review
+        match = self._style("match")
+        first = _Parts(match, self._base)
+        first.add("  " if row.read else "● ", self._style("mark"))
+        title_style = self._style("title-read" if row.read else "title")
+        runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
+        first.add_runs(runs)
+        verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
+        second = _Parts(match, self._base)
+        second.add("  ", None)
+        second.add(verdict, self._style(f"verdict-{review.verdict}"))
+        if row.total:
+            done = row.done == row.total
+            second.add(f"  {row.done}/{row.total}", self._style("done" if done else "meta"))
+        if row.updated:
+            second.add(f"  ✱ {words.UPDATED}", self._style("updated"))
+        if row.stale:
+            second.add(f"  ⚠ {words.STALE}", self._style("stale"))
+        if self.terms and not found:
+            self._snippet(second, review, width - second.width)
+        drawn = (first.draw(width, self._base), second.draw(width, self._base))
+        self._cache[index] = drawn
+        return drawn
+
+    def _snippet(self, parts: _Parts, review: Review, room: int) -> None:
+        """The first match outside the title, in context, to fit in `room` cells."""
+        if room < 8:
+            return
+        for text in review_fields(review)[1:]:
+            found = snippet(text, self.terms, room)
+            if found is not None:
+                style = self._style("snippet")
+                parts.add("  ⌕ ", style)
+                runs, _ = split_runs([(truncate(found[0], room - 4), style)], self.terms)
+                parts.add_runs(runs)
+                return
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row_y = self.scroll_offset.y + y
+        index, part = divmod(row_y, ROW_HEIGHT)
+        if not self.reviews:
+            if row_y == 0 and self.empty:
+                return Strip([Segment(truncate(self.empty, width), self._style("empty"))]).adjust_cell_length(
+                    width, self._base
+                )
+            return Strip.blank(width, self._base)
+        if index >= len(self.reviews):
+            return Strip.blank(width, self._base)
+        drawn = self._row_strips(index, width)[part]
+        if index != self.highlighted:
+            return drawn.strip
+        # The cursor's background on all but the matches, which keep theirs. With
+        # NO_COLOR the cursor is reversed: a background alone would not show.
+        cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
+        over = Style(reverse=True) if self.app.no_color else Style(bgcolor=cursor.bgcolor)
+        return Strip(
+            [
+                segment if n in drawn.matches else Segment(segment.text, (segment.style or Style()) + over)
+                for n, segment in enumerate(drawn.strip)
+            ],
+            width,
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._cache.clear()
+        set_virtual_size(self, Size(event.size.width, self._virtual_height()))
+
+    def notify_style_update(self) -> None:
+        """Drop the drawn rows only if a style they were drawn with changed: focus
+        coming and going restyles the list too (its border) on every enter and escape."""
+        super().notify_style_update()
+        changed = any(
+            style != (self.rich_style if not name else self.get_component_rich_style(f"review-list--{name}"))
+            for name, style in self._styles.items()
+        )
+        if changed:
+            self._cache.clear()
+            self._styles.clear()
+
+    def _virtual_height(self) -> int:
+        """The rows' lines, and a blank one after them if the list's height would
+        otherwise stop scrolling on a row's second line: scrolled to its end (G),
+        a list with an odd number of lines showed only half of its top row."""
+        lines = max(1, len(self.reviews)) * ROW_HEIGHT
+        overflow = lines - self.scrollable_content_region.height
+        return lines + 1 if overflow > 0 and overflow % ROW_HEIGHT else lines
+
+    # -- rows, for CursorList ----------------------------------------------------
+
+    def row_count(self) -> int:
+        return len(self.reviews)
+
+    def line_count(self) -> int:
+        return len(self.reviews) * ROW_HEIGHT
+
+    def row_lines(self, index: int) -> tuple[int, int]:
+        return index * ROW_HEIGHT, (index + 1) * ROW_HEIGHT
+
+    def row_at(self, line: int) -> int:
+        return line // ROW_HEIGHT
+
+    def chosen(self) -> None:
+        post_to_app(self, self.Chosen(self.key))
+
+    def action_open(self) -> None:
+        key = self.key
+        if key is not None:
+            post_to_app(self, self.Opened(key))

@@ -1,0 +1,560 @@
+"""The selected review, drawn with the line API.
+
+The review is laid out once per width into styled lines; `render_line` only
+slices them, so scrolling costs a screenful. Text goes through our own line
+breaker (`tui.core.wrap`) so Chinese wraps between characters, never mid-character.
+A cursor moves over the checklist (focus items and read-order steps); `space`
+toggles the item under it and the widget posts a message: the app owns state.
+
+Search terms are highlighted when the review is laid out (one review, so that
+is cheap); `match_lines` lists the lines holding a match, and `goto_match`
+steps through them for `n` / `N`, marking the current one with `›` in the
+margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+
+from tui import words
+from tui.core.model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
+from tui.core.search import MATCH, split_runs
+from tui.core.text import code_refs, code_spans
+from tui.core.wrap import wrap
+from tui.ui.widgets.scrolling import Pane, set_virtual_size
+from tui.ui.widgets.to_app import post_to_app
+
+Runs = list[tuple[str, Hashable]]
+
+
+class _Block:
+    """A paragraph to lay out: runs of (text, style name) behind a prefix.
+    (A plain class: a dataclass costs ~0.3 ms to define at start-up.)"""
+
+    __slots__ = ("fill", "gap_before", "item", "prefix", "runs", "searched")
+
+    def __init__(
+        self,
+        runs: Runs,
+        prefix: Runs,
+        item: int | None = None,  # index into the checklist, for the cursor
+        fill: str | None = None,  # a style for the whole line (focus items)
+        gap_before: int = 0,
+        searched: bool = True,  # search matches are highlighted here (not in the UI's own lines)
+    ) -> None:
+        self.runs = runs
+        self.prefix = prefix
+        self.item = item
+        self.fill = fill
+        self.gap_before = gap_before
+        self.searched = searched
+
+
+class _Line(NamedTuple):
+    segments: list[Segment]
+    item: int | None
+    fill: Style | None
+    box_end: int = 0  # cells up to the end of the checkbox, for mouse clicks
+    matches: frozenset[int] = frozenset()  # indexes of segments drawn as search matches
+
+
+class ReviewView(Pane, can_focus=True):
+    """Title, verdict, tags, summary, focus items, checklist, actions, caveats."""
+
+    COMPONENT_CLASSES = {
+        "review-view--title",
+        "review-view--meta",
+        "review-view--verdict-deep",
+        "review-view--verdict-quick",
+        "review-view--verdict-skim",
+        "review-view--verdict-skip",
+        "review-view--tag",
+        "review-view--note",
+        "review-view--heading",
+        "review-view--code",
+        "review-view--focus",
+        "review-view--focus-bar",
+        "review-view--box",
+        "review-view--checked",
+        "review-view--cursor",
+        "review-view--read",
+        "review-view--unread",
+        "review-view--dim",
+        "review-view--banner",
+        "review-view--stale",
+        "review-view--badge",
+        "review-view--match",
+        "review-view--match-current",
+    }
+
+    BINDINGS = [
+        Binding(
+            "j,down",
+            "cursor(1)",
+            "Next item",
+            id="review.next",
+            tooltip="Move to the next checklist item",
+            show=False,
+        ),
+        Binding(
+            "k,up",
+            "cursor(-1)",
+            "Previous item",
+            id="review.previous",
+            tooltip="Move to the previous checklist item",
+            show=False,
+        ),
+        Binding(
+            "space",
+            "toggle_item",
+            "Check",
+            id="review.toggle",
+            tooltip="Check or uncheck the item under the cursor",
+        ),
+        Binding(
+            "pagedown",
+            "page(1)",
+            "Page down",
+            id="review.page-down",
+            tooltip="Scroll a page down",
+            show=False,
+        ),
+        Binding("pageup", "page(-1)", "Page up", id="review.page-up", tooltip="Scroll a page up", show=False),
+        Binding("home,g", "edge(-1)", "Top", id="review.top", tooltip="Scroll to the top", show=False),
+        Binding("end,G", "edge(1)", "Bottom", id="review.bottom", tooltip="Scroll to the bottom", show=False),
+    ]
+
+    @dataclass
+    class ItemToggled(Message):
+        """The reader checked or unchecked a checklist item."""
+
+        review_key: str
+        item_key: str
+        checked: bool
+
+    cursor: reactive[int] = reactive(0, layout=False, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.review: Review | None = None
+        self.checked: frozenset[str] = frozenset()
+        self.read = False
+        self.changes: ReviewChanges | None = None
+        self.hint_keys: dict[str, str] = {}  # key names shown in hints, after remapping
+        self.stale = False
+        self.checklist: tuple[Item, ...] = ()
+        self._lines: list[_Line] = []
+        self._item_rows: dict[int, tuple[int, int]] = {}
+        self._layout_width = -1
+        self.terms: tuple[str, ...] = ()
+        self.match_lines: list[int] = []
+        self.current_match: int | None = None  # index into match_lines
+        self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
+        self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
+        self._base = Style()
+
+    # -- data in ---------------------------------------------------------------
+
+    def show(
+        self,
+        review: Review | None,
+        checked: frozenset[str],
+        read: bool,
+        *,
+        changes: ReviewChanges | None = None,
+        stale: bool = False,
+    ) -> None:
+        """Show a review; keep scroll and cursor when it is the same review
+        (a reload, or a new mark), so the reader keeps their place."""
+        same = review is not None and self.review is not None and review.key == self.review.key
+        cursor_key = self._cursor_key() if same else None
+        self.review, self.checked, self.read = review, checked, read
+        self.changes, self.stale = changes, stale
+        self.checklist = review.checklist if review else ()
+        if not same:
+            self.scroll_to(0, 0, animate=False, immediate=True)
+            self.set_reactive(ReviewView.cursor, 0)
+            self.current_match = None
+            self._relayout()
+            return
+        # Same review: keep the cursor on its item and that item at the same
+        # height on screen, even if lines were added or removed above it.
+        anchor = self._item_rows.get(self.cursor, (None, None))[0]
+        offset = None if anchor is None else anchor - self.scroll_offset.y
+        if cursor_key is not None:
+            keys = [item.key for item in self.checklist]
+            index = keys.index(cursor_key) if cursor_key in keys else self.cursor
+            self.set_reactive(ReviewView.cursor, min(index, max(0, len(keys) - 1)))
+        self._relayout()
+        start = self._item_rows.get(self.cursor, (None, None))[0]
+        if offset is not None and start is not None and start - offset != self.scroll_offset.y:
+            self.scroll_to(y=max(0, start - offset), animate=False, immediate=True)
+
+    def set_terms(self, terms: tuple[str, ...]) -> None:
+        """Highlight these search terms (none: no highlighting)."""
+        if terms == self.terms:
+            return
+        self.terms = terms
+        self.current_match = None
+        if self._layout_width >= 0:
+            self._relayout()
+
+    @property
+    def cursor_item(self) -> Item | None:
+        if 0 <= self.cursor < len(self.checklist):
+            return self.checklist[self.cursor]
+        return None
+
+    def _cursor_key(self) -> str | None:
+        if 0 <= self.cursor < len(self.checklist):
+            return self.checklist[self.cursor].key
+        return None
+
+    # -- layout ----------------------------------------------------------------
+
+    def _blocks(self) -> list[_Block]:
+        review = self.review
+        if review is None:
+            return [_Block([(words.NO_REVIEW, "dim")], [(" ", None)])]
+        blocks: list[_Block] = []
+        pad = [(" ", None)]
+        blocks.append(_Block([(review.title, "title")], pad))
+        meta: Runs = [
+            (f" {words.VERDICT_WORDS.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
+        ]
+        for tag in review.tags:
+            meta += [("  ", None), (f"#{tag}", "tag")]
+        blocks.append(_Block(meta, pad, searched=False))
+        state: Runs = [("✓ " + words.READ, "read") if self.read else ("● " + words.NOT_READ, "unread")]
+        if self.checklist:
+            done = sum(1 for item in self.checklist if item.key in self.checked)
+            state += [
+                ("  ", None),
+                (words.CHECKED_COUNT.format(done=done, total=len(self.checklist)), "meta"),
+            ]
+        state += [("  ", None), (review.repo, "meta")]
+        if review.pr is not None:
+            state += [(f"#{review.pr}", "meta")]
+        if review.date:
+            state += [("  ", None), (review.date, "meta")]
+        blocks.append(_Block(state, pad, searched=False))
+        if review.link:
+            blocks.append(_Block([(review.link, "meta")], pad, searched=False))
+        if self.stale:
+            banner = "⚠ " + words.STALE_BANNER.format(problems=self.hint_keys.get("problems", "p"))
+            blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
+        if self.changes:
+            described = words.CHANGE_SEP.join(
+                f"{what} {how}" for what, how in describe_changes(self.changes, review)
+            )
+            text = words.UPDATED_BANNER.format(
+                since=words.UPDATED_SINCE_READ,
+                what=described,
+                hint=words.UPDATED_HINT.format(read=self.hint_keys.get("read", "r")),
+            )
+            blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
+        if review.verdict_note:
+            blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
+        for paragraph in review.summary.split("\n\n"):
+            blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
+        index = 0
+        for section in ("focus", "read_order", "actions", "caveats"):
+            items = review.items(section)
+            if not items:
+                continue
+            heading: Runs = [(words.SECTION_HEADINGS[section], "heading")]
+            if section in CHECKABLE:
+                done = sum(1 for item in items if item.key in self.checked)
+                heading += [(f"  {done}/{len(items)}", "meta")]
+            blocks.append(_Block(heading, pad, gap_before=1, searched=False))
+            for number, item in enumerate(items, 1):
+                text_style = "focus" if section == "focus" else None
+                runs = _styled(item.text, text_style)
+                if self.changes and (badge := self._badge(item.key)):
+                    runs = [(f"{badge} ", "badge"), *runs]
+                extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
+                if extra:
+                    runs += [("  → ", "dim")]
+                    for n, ref in enumerate(extra):
+                        runs += [(", ", "dim")] if n else []
+                        runs += [(ref, "code")]
+                if section in CHECKABLE:
+                    mark = "[✓] " if item.key in self.checked else "[ ] "
+                    lead: Runs = [(mark, "checked" if item.key in self.checked else "box")]
+                    if section == "read_order":
+                        lead += [(f"{number}. ", "meta")]
+                    bar: Runs = [(" ▌", "focus-bar")] if section == "focus" else [("  ", None)]
+                    blocks.append(
+                        _Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
+                    )
+                    index += 1
+                elif item.key in self.checked:  # checked in the to-do view
+                    blocks.append(_Block(runs, [("  ✓ ", "checked")]))
+                else:
+                    blocks.append(_Block(runs, [("  • ", "dim")]))
+        if self.terms:
+            for block in blocks:
+                if block.searched:
+                    block.runs, _ = split_runs(block.runs, self.terms)
+        return blocks
+
+    def _badge(self, key: str) -> str | None:
+        assert self.changes is not None
+        if key in self.changes.added:
+            return words.CHANGE_BADGES["added"]
+        if key in self.changes.edited:
+            return words.CHANGE_BADGES["edited"]
+        return None
+
+    def _style(self, name: Hashable) -> Style:
+        """The full style of a component, blended over this widget's background;
+        (name, MATCH) is that style with the search match's on top."""
+        if name is None:
+            return self._base
+        if name not in self._styles:
+            if isinstance(name, tuple):
+                self._styles[name] = self._style(name[0]) + self._style(name[1])
+            else:
+                self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
+        return self._styles[name]
+
+    def _relayout(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0 and not self.size:
+            # Not laid out yet (the first review is shown from on_mount): wrapping at
+            # width 0 would cost a pass and paint a frame one character wide.
+            # on_resize lays it out at the real width.
+            self._layout_width = -1
+            self._lines, self._item_rows, self.match_lines = [], {}, []
+            return
+        self._layout_width = width
+        if not self._styles:
+            self._base = self.rich_style
+        lines: list[_Line] = []
+        rows: dict[int, tuple[int, int]] = {}
+        match_lines: list[int] = []
+        for block in self._blocks():
+            for _ in range(block.gap_before):
+                lines.append(_Line([], None, None))
+            fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
+            prefix_width = sum(cell_len(text) for text, _ in block.prefix)
+            indent = [(" " * prefix_width, None)]
+            if block.prefix and block.prefix[0][1] == "focus-bar":
+                indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
+            start = len(lines)
+            for n, line in enumerate(self._wrap(block.runs, width - prefix_width - 1)):
+                runs = (block.prefix if n == 0 else indent) + line
+                segments = [self._segment(text, style, fill) for text, style in runs]
+                matches = frozenset(i for i, (_, style) in enumerate(runs) if _is_match(style))
+                if matches:
+                    match_lines.append(len(lines))
+                lines.append(_Line(segments, block.item, fill, prefix_width, matches))
+            if block.item is not None:
+                rows[block.item] = (start, len(lines))
+        self._lines = lines
+        self._item_rows = rows
+        self.match_lines = match_lines
+        if self.current_match is not None and self.current_match >= len(match_lines):
+            self.current_match = None
+        set_virtual_size(self, Size(width, len(lines)))
+        self.refresh()
+
+    def _wrap(self, runs: list[tuple[str, Hashable]], width: int) -> list:
+        """`wrap`, remembered: a mark, a focus move or a reload lays the same
+        review out again, and wrapping is most of what that costs."""
+        key = (tuple(runs), width)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            if len(self._wrapped) > 4096:
+                self._wrapped.clear()
+            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code"})
+        return lines
+
+    def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
+        rich_style = self._style(style)
+        if fill is not None:
+            rich_style = fill + rich_style
+        return Segment(text, rich_style)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.scrollable_content_region.width != self._layout_width:
+            self._relayout()
+
+    def notify_style_update(self) -> None:
+        """Lay out again only if a style the lines were built with changed: focus
+        moving to or from the pane restyles it too (its border), and re-wrapping
+        the review then would be wasted work on every enter and escape."""
+        super().notify_style_update()
+        if not self._styles_changed():
+            self.refresh()
+            return
+        self._styles = {}
+        if self._layout_width >= 0:
+            self._relayout()
+
+    def _styles_changed(self) -> bool:
+        if not self._styles or self.rich_style != self._base:
+            return True
+        return any(
+            self.get_component_rich_style(f"review-view--{name}") != style
+            for name, style in self._styles.items()
+            if isinstance(name, str)
+        )
+
+    # -- drawing ---------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        if self._layout_width < 0 and width > 0:
+            # The first frame is drawn before the Resize event reaches us: lay out
+            # now so it shows the review rather than an empty pane.
+            self._relayout()
+        row = scroll_y + y
+        if row >= len(self._lines):
+            return Strip.blank(width, self._base)
+        line = self._lines[row]
+        segments = line.segments
+        if line.item is not None and line.item == self.cursor and self.has_focus:
+            # The cursor's background across the line but on the matches, which keep
+            # theirs. With NO_COLOR the cursor is reversed: a background would not show.
+            if self.app.no_color:
+                cursor = Style(reverse=True)
+            else:
+                cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
+            used = sum(segment.cell_length for segment in segments)
+            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self._base)
+            segments = [
+                segment if n in line.matches else Segment(segment.text, (segment.style or Style()) + cursor)
+                for n, segment in enumerate([*segments, pad])
+            ]
+        if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
+            marker = Segment("›", self.get_component_rich_style("review-view--match-current"))
+            segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self._base)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        self._reveal_cursor()
+        self.refresh()
+
+    def _reveal_cursor(self) -> None:
+        if self.cursor not in self._item_rows:
+            return
+        start, end = self._item_rows[self.cursor]
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if start < top:
+            self.scroll_to(y=max(0, start - 1), animate=False)
+        elif end > top + height:
+            self.scroll_to(y=min(start - 1, end - height + 1), animate=False)
+
+    # -- search matches ----------------------------------------------------------
+
+    def goto_match(self, step: int) -> bool:
+        """Move to the next (1) or previous (-1) line with a match; from none,
+        the first or the last. False when there is no such line."""
+        if not self.match_lines:
+            return False
+        if self.current_match is None:
+            target = 0 if step > 0 else len(self.match_lines) - 1
+        else:
+            target = self.current_match + step
+        if not 0 <= target < len(self.match_lines):
+            return False
+        self.current_match = target
+        line = self.match_lines[target]
+        item = self._lines[line].item
+        if item is not None and item != self.cursor:
+            self.set_reactive(ReviewView.cursor, item)
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y
+        if not top <= line < top + height:
+            self.scroll_to(y=max(0, line - max(1, height // 3)), animate=False, immediate=True)
+        self.refresh()
+        return True
+
+    # -- actions ---------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        """Move over checklist items; past the first or last, scroll the text."""
+        target = self.cursor + step
+        if not self.checklist or not 0 <= target < len(self.checklist):
+            self.scroll_relative(y=step, animate=False)
+            return
+        self.cursor = target
+
+    def action_page(self, direction: int) -> None:
+        self.scroll_relative(y=direction * max(1, self.scrollable_content_region.height - 1), animate=False)
+
+    def action_edge(self, direction: int) -> None:
+        if direction < 0:
+            self.scroll_home(animate=False)
+            if self.checklist:
+                self.cursor = 0
+        else:
+            self.scroll_end(animate=False)
+            if self.checklist:
+                self.cursor = len(self.checklist) - 1
+
+    def action_toggle_item(self) -> None:
+        if self.review is None or not 0 <= self.cursor < len(self.checklist):
+            self.app.bell()
+            return
+        item = self.checklist[self.cursor]
+        post_to_app(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on an item's box toggles it; elsewhere on the item moves the cursor."""
+        row = self.scroll_offset.y + event.y
+        if not 0 <= row < len(self._lines):
+            return
+        line = self._lines[row]
+        if line.item is None:
+            return
+        self.cursor = line.item
+        if event.x < line.box_end:
+            self.action_toggle_item()
+
+
+def _styled(text: str, base: str | None) -> Runs:
+    """Runs for a text whose backticked spans are code."""
+    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
+
+
+def _is_match(style: Hashable) -> bool:
+    return isinstance(style, tuple) and len(style) == 2 and style[1] == MATCH
+
+
+def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
+    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
+    out = [(words.field_name(name), words.CHANGE_EDITED) for name in changes.fields]
+    for section in SECTIONS:
+        keys = {item.key for item in review.items(section)}
+        parts = []
+        if added := len(changes.added & keys):
+            parts.append(words.CHANGE_ADDED_N.format(n=added))
+        if edited := len(changes.edited & keys):
+            parts.append(words.CHANGE_EDITED_N.format(n=edited))
+        if removed := changes.removed.get(section, 0):
+            parts.append(words.CHANGE_REMOVED_N.format(n=removed))
+        if parts:
+            out.append((words.field_name(section), words.LIST_SEP.join(parts)))
+    return out

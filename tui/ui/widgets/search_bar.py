@@ -1,0 +1,92 @@
+"""The search box: `/` opens it, typing searches as you type, enter opens the
+first match, escape clears. It posts messages; the app searches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+
+from tui import words
+from tui.ui.widgets.to_app import post_to_app
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
+
+
+class SearchBar(Horizontal):
+    BINDINGS = [
+        Binding(
+            "escape", "cancel", "Clear", id="search.cancel", tooltip="Clear the search and close the box"
+        ),
+    ]
+
+    @dataclass
+    class Changed(Message):
+        query: str
+
+    @dataclass
+    class Submitted(Message):
+        query: str
+
+    class Cancelled(Message):
+        pass
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._input: Input | None = None
+
+    @property
+    def input(self) -> Input:
+        """The box. Not mounted for the first frame (an Input costs a few
+        milliseconds to mount and style): `prepare` mounts it once the files are
+        loaded, or the first `/` does."""
+        if self._input is None:
+            from textual.widgets import Input, Label
+
+            self._input = Input(placeholder=words.SEARCH_PLACEHOLDER, id="search-input")
+            self.mount(Label("/", id="search-prompt", markup=False), self._input)
+        return self._input
+
+    def prepare(self) -> None:
+        if self.is_attached:  # not when the app is quitting already
+            self.input  # noqa: B018 (mounts it)
+
+    @property
+    def typing(self) -> bool:
+        """The box has focus: keys are text. (Its `has_focus` is set a message later,
+        too late for a key queued behind the one that focused it.)"""
+        return self._input is not None and self.screen.focused is self._input
+
+    def open(self, query: str) -> None:
+        """Show the box and focus it now, not after a refresh: keys typed right
+        after the `/` (a paste, a fast typist, tmux send-keys) are already queued,
+        and the App hands each to whatever has focus when it reads it."""
+        self.display = True
+        box = self.input
+        box.placeholder = words.SEARCH_PLACEHOLDER
+        box.value = query
+        box.cursor_position = len(query)
+        if box.is_mounted:
+            self.screen.set_focus(box)
+        else:  # the first `/` came before `prepare`
+            box.focus()
+
+    def close(self) -> None:
+        if self.display:  # Textual lays the screen out on every set, changed or not
+            self.display = False
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.display:
+            post_to_app(self, self.Changed(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        post_to_app(self, self.Submitted(event.value))
+
+    def action_cancel(self) -> None:
+        post_to_app(self, self.Cancelled())

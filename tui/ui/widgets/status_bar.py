@@ -1,0 +1,32 @@
+"""One line at the top: how much is loaded and unread, problems, then the repos."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from tui import words
+
+
+class StatusBar(Static):
+    def show(
+        self,
+        repos: list[str],
+        reviews: int,
+        unread: int,
+        problems: int,
+        loading: tuple[int, int] | None = None,
+    ) -> None:
+        # Counts and warnings first: the repo list is the part that may be cut off.
+        parts: list[tuple[str, str] | str] = [
+            ("prdigest-tui", "bold"),
+            "  " + words.STATUS_COUNTS.format(reviews=f"{reviews:,}", unread=f"{unread:,}"),
+        ]
+        if problems:
+            parts += ["  ", (words.plural(words.STATUS_PROBLEMS, problems), "bold $error")]
+        if loading is not None:
+            done, total = loading
+            parts += ["  ", (words.STATUS_LOADING.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
+        if repos:
+            parts += ["  ", (", ".join(repos), "$accent")]
+        self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed
