@@ -1,8 +1,9 @@
 """Command line: `prdigest-tui [PATH ...]` opens the reader; `check` lints files,
-`export` prints the reading list, `locate` prints where things live.
+`schema` prints the entry format's JSON Schema, `export` prints the reading list,
+`locate` prints where things live.
 
-Textual is imported only when the reader is opened, so `check`, `export` and
-`locate` stay quick (and work where Textual would not).
+Textual is imported only when the reader is opened, so `check`, `schema`,
+`export` and `locate` stay quick (and work where Textual would not).
 """
 
 from __future__ import annotations
@@ -50,6 +51,22 @@ def _check(argv: Sequence[str]) -> int:
         file=sys.stderr,
     )
     return 1 if problems else 0
+
+
+def _schema(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui schema",
+        description="Print the JSON Schema (draft 2020-12) of entry files, for editors and generators.",
+    )
+    parser.add_argument("--path", action="store_true", help="print where the schema file is installed")
+    args = parser.parse_args(argv)
+    from tui import schema
+
+    if args.path:
+        print(schema.path())
+    else:
+        sys.stdout.write(schema.text())
+    return 0
 
 
 def _export(argv: Sequence[str]) -> int:
@@ -124,6 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check"]:
         return _check(argv[1:])
+    if argv[:1] == ["schema"]:
+        return _schema(argv[1:])
     if argv[:1] == ["export"]:
         return _export(argv[1:])
     if argv[:1] == ["locate"]:
@@ -131,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
-        "Subcommands: check PATH..., export [--unread] [--tag T] [--format md|json], locate.",
+        "Subcommands: check PATH..., schema [--path], export [--unread] [--tag T] [--format md|json], locate.",
     )
     parser.add_argument(
         "paths",
