@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tui import __version__, collector, words
+from tui import __version__, check_formats, collector, words
 
 
 def _language(arg: str | None) -> str:
@@ -36,6 +36,13 @@ def _check(argv: Sequence[str]) -> int:
         description="Validate entry files; print file:line:column: message for each problem.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument(
+        "--format",
+        choices=check_formats.FORMATS,
+        default="text",
+        help="text: file:line:column: message (default); github: workflow commands that "
+        "annotate a pull request; json: a list of {file, line, column, severity, message}",
+    )
     args = parser.parse_args(argv)
     from tui.core.model import Library
     from tui.load.parse import load_paths
@@ -43,8 +50,8 @@ def _check(argv: Sequence[str]) -> int:
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
-    for problem in problems:
-        print(problem)
+    # Every problem check finds is an error: each makes a file, or a review, not load.
+    sys.stdout.write(check_formats.render(args.format, [("error", problem) for problem in problems]))
     files = len(result.files)
     print(
         f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems",
@@ -150,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
-        "Subcommands: check PATH..., schema [--path], export [--unread] [--tag T] [--format md|json], locate.",
+        "Subcommands: check [--format text|github|json] PATH..., schema [--path], export [--unread] [--tag T] [--format md|json], locate.",
     )
     parser.add_argument(
         "paths",
