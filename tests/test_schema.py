@@ -295,3 +295,20 @@ def test_hostile_reviews_agree(text: str) -> None:
         path = Path(folder) / "hostile.yaml"
         path.write_text(text, encoding="utf-8")
         _assert_agree(path)
+
+
+DOC_BLOCKS = re.findall(
+    r"```yaml\n(.*?)```", (ROOT / "docs" / "entry-format.md").read_text(encoding="utf-8"), re.DOTALL
+)
+
+
+@pytest.mark.parametrize("number", range(len(DOC_BLOCKS)))
+def test_the_docs_examples_agree(tmp_path: Path, number: int) -> None:
+    """Every YAML block in docs/entry-format.md, read as an entry file: the whole
+    examples pass both, the fragments fail both."""
+    path = tmp_path / f"block-{number}.yaml"
+    path.write_text(DOC_BLOCKS[number], encoding="utf-8")
+    _assert_agree(path)
+    if DOC_BLOCKS[number].startswith(("title:", "repo:", "# entries/")):
+        comparison = compare(path)
+        assert comparison.validated and not comparison.problems and not comparison.schema_errors
