@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +81,94 @@ def test_check_does_not_import_textual() -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=os.environ.copy(), capture_output=True, text=True
     )
     assert result.stdout.strip() == "0 False", result.stderr
+
+
+def _broken_digest(tmp_path: Path) -> Path:
+    folder = tmp_path / "digest"
+    folder.mkdir()
+    (folder / "ok.yaml").write_text(
+        "title: t\nrepo: a/b\ntags: [a]\nverdict: skim\nsummary: s\n", encoding="utf-8"
+    )
+    (folder / "x,y:z%.yaml").write_text(
+        "title: t\nrepo: a/b\ntags: [a]\nverdict: someday\nsummary: s\ncolour: red\n", encoding="utf-8"
+    )
+    return folder
+
+
+RAW_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def test_format_github_annotates_each_problem_at_its_line(tmp_path: Path) -> None:
+    _broken_digest(tmp_path)
+    result = check("--format", "github", "digest", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines() == [
+        "::error file=digest/x%2Cy%3Az%25.yaml,line=4,col=10::"
+        "`verdict` must be one of deep, quick, skim, skip, not 'someday'",
+        "::error file=digest/x%2Cy%3Az%25.yaml,line=6,col=1::unknown key `colour` (expected one of: "
+        "title, repo, pr, url, date, tags, verdict, verdict_note, summary, focus, read_order, actions, caveats)",
+    ]
+    assert "1 reviews in 2 files, 2 problems" in result.stderr
+    clean = check("--format", "github", "digest/ok.yaml", cwd=tmp_path)
+    assert (clean.returncode, clean.stdout) == (0, "")
+
+
+def test_format_json_lists_problems_as_records(tmp_path: Path) -> None:
+    _broken_digest(tmp_path)
+    result = check("--format", "json", "digest", "missing.yaml", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert json.loads(result.stdout) == [
+        {
+            "file": "digest/x,y:z%.yaml",
+            "line": 4,
+            "column": 10,
+            "severity": "error",
+            "message": "`verdict` must be one of deep, quick, skim, skip, not 'someday'",
+        },
+        {
+            "file": "digest/x,y:z%.yaml",
+            "line": 6,
+            "column": 1,
+            "severity": "error",
+            "message": "unknown key `colour` (expected one of: title, repo, pr, url, date, tags, verdict, "
+            "verdict_note, summary, focus, read_order, actions, caveats)",
+        },
+        {
+            "file": "missing.yaml",
+            "line": 1,
+            "column": 1,
+            "severity": "error",
+            "message": "no such file or folder",
+        },
+    ]
+    clean = check("--format", "json", "digest/ok.yaml", cwd=tmp_path)
+    assert clean.returncode == 0
+    assert json.loads(clean.stdout) == []
+
+
+def test_every_format_keeps_hostile_paths_and_text_off_the_terminal(tmp_path: Path) -> None:
+    """File names and entry text are other people's: no format prints a control
+    character from them raw (newline only ends a line or a JSON element)."""
+    hostile = tmp_path / "evil\x1b]0;pwned\x07\u202e.yaml"
+    hostile.write_text(
+        'title: "\\e[31mred"\nrepo: a/b\ntags: [a]\nverdict: "\\e[2J"\nsummary: s\n', encoding="utf-8"
+    )
+    missing = "gone\x1b[31m\x9b\nname.yaml"
+    for form in ("text", "github", "json"):
+        result = check("--format", form, str(hostile), missing)
+        assert result.returncode == 1, result.stderr
+        if form == "text":
+            continue  # file names as text are the reader's own Location formatting
+        assert not RAW_CONTROLS.search(result.stdout), (form, ascii(result.stdout))
+        assert "\x1b" not in result.stdout
+    records = json.loads(check("--format", "json", str(hostile), missing).stdout)
+    assert [(r["line"], r["column"]) for r in records] == [(4, 10), (1, 1)]
+    assert records[0]["file"].endswith(".yaml")
+    lines = check("--format", "github", str(hostile), missing).stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith("::error file=") for line in lines)
+
+
+def test_format_must_be_known() -> None:
+    result = check("--format", "xml", "entries/")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr

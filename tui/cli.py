@@ -1,8 +1,9 @@
 """Command line: `prdigest-tui [PATH ...]` opens the reader; `check` lints files,
-`export` prints the reading list, `locate` prints where things live.
+`schema` prints the entry format's JSON Schema, `export` prints the reading list,
+`locate` prints where things live.
 
-Textual is imported only when the reader is opened, so `check`, `export` and
-`locate` stay quick (and work where Textual would not).
+Textual is imported only when the reader is opened, so `check`, `schema`,
+`export` and `locate` stay quick (and work where Textual would not).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tui import __version__, collector, words
+from tui import __version__, check_formats, collector, words
 
 
 def _language(arg: str | None) -> str:
@@ -35,6 +36,13 @@ def _check(argv: Sequence[str]) -> int:
         description="Validate entry files; print file:line:column: message for each problem.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument(
+        "--format",
+        choices=check_formats.FORMATS,
+        default="text",
+        help="text: file:line:column: message (default); github: workflow commands that "
+        "annotate a pull request; json: a list of {file, line, column, severity, message}",
+    )
     args = parser.parse_args(argv)
     from tui.core.model import Library
     from tui.load.parse import load_paths
@@ -42,14 +50,30 @@ def _check(argv: Sequence[str]) -> int:
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
-    for problem in problems:
-        print(problem)
+    # Every problem check finds is an error: each makes a file, or a review, not load.
+    sys.stdout.write(check_formats.render(args.format, [("error", problem) for problem in problems]))
     files = len(result.files)
     print(
         f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems",
         file=sys.stderr,
     )
     return 1 if problems else 0
+
+
+def _schema(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui schema",
+        description="Print the JSON Schema (draft 2020-12) of entry files, for editors and generators.",
+    )
+    parser.add_argument("--path", action="store_true", help="print where the schema file is installed")
+    args = parser.parse_args(argv)
+    from tui import schema
+
+    if args.path:
+        print(schema.path())
+    else:
+        sys.stdout.write(schema.text())
+    return 0
 
 
 def _export(argv: Sequence[str]) -> int:
@@ -124,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check"]:
         return _check(argv[1:])
+    if argv[:1] == ["schema"]:
+        return _schema(argv[1:])
     if argv[:1] == ["export"]:
         return _export(argv[1:])
     if argv[:1] == ["locate"]:
@@ -131,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
-        "Subcommands: check PATH..., export [--unread] [--tag T] [--format md|json], locate.",
+        "Subcommands: check [--format text|github|json] PATH..., schema [--path], export [--unread] [--tag T] [--format md|json], locate.",
     )
     parser.add_argument(
         "paths",
