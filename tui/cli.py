@@ -118,6 +118,61 @@ def _export(argv: Sequence[str]) -> int:
     return 0
 
 
+def _status(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui status",
+        description="Print one line for a status bar: unread and updated reviews, a view's count.",
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+    parser.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="the line, with {unread} {total} {updated} {deep} {view:NAME} (default: '{unread} unread · {updated} updated')",
+    )
+    parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    _add_lang(parser)
+    args = parser.parse_args(argv)
+    words.set_language(_language(args.lang))
+
+    from . import status
+    from .load.cache import ParseCache
+    from .load.library import load_library
+    from .store import config, locations
+    from .store.state import ReadState
+    from .ui.presenting import changes, checked
+
+    fmt = args.format if args.format is not None else words.STATUS_LINE
+    try:
+        wanted = status.view_names(fmt)
+    except status.FormatError as exc:
+        print(f"prdigest-tui status: --format: {exc}", file=sys.stderr)
+        return 2
+    settings = config.load(locations.config_file())
+    if missing := sorted(wanted - settings.views.keys()):
+        known = ", ".join(settings.views) or "none configured"
+        print(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})", file=sys.stderr)
+        return 2
+    cache = ParseCache(locations.cache_file(), version_key=__version__)
+    library = load_library(args.paths or locations.default_paths(), cache)
+    state = ReadState(args.state or locations.state_file())
+    state.load()
+    for warning in state.warnings:
+        print(warning, file=sys.stderr)
+    counts = status.count(
+        library,
+        is_read=state.is_read,
+        checked=lambda review: checked(state, review),
+        updated=lambda review: changes(state, review) is not None,
+        views=settings.views,
+        mute=settings.mute,
+        wanted_views=wanted,
+    )
+    print(status.render(fmt, counts))
+    return 0
+
+
 LOCATIONS = ("config", "state", "ui", "cache")
 
 
@@ -152,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _schema(argv[1:])
     if argv[:1] == ["export"]:
         return _export(argv[1:])
+    if argv[:1] == ["status"]:
+        return _status(argv[1:])
     if argv[:1] == ["locate"]:
         return _locate(argv[1:])
     parser = argparse.ArgumentParser(

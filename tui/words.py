@@ -111,6 +111,26 @@ EN: dict[str, object] = {
     "CONFIG_UNKNOWN_BINDING": "{path}: keymap: unknown binding id `{id}`",
     "CONFIG_BAD_KEYS": "{path}: keymap: `{id}`: not a key: {keys}",
     "CONFIG_CLASH": "Keymap: {key} is bound to more than one action ({actions})",
+    "CONFIG_EXPECTED": "{path}: `{key}` must be {expected}, found {kind}",
+    "CONFIG_UNKNOWN_VERDICT": "{path}: `{key}`: unknown verdict `{verdict}` (known: deep, quick, skim, skip)",
+    "CONFIG_NOTIFY_PROGRAM": "{path}: `notify`: `{program}` {problem}",
+    "CONFIG_VIEW_UNKNOWN_TAG": "{path}: view `{view}`: no review has the tag `{tag}`",
+    "CONFIG_EXPECTED_WORDS": {
+        "mapping": "a mapping",
+        "views": "a mapping of view names to filters",
+        "view": "a mapping of filters (tags, verdict, repos, unread, unchecked, search)",
+        "names": "a list of names",
+        "verdicts": "a list of verdicts",
+        "bool": "true or false",
+        "text": "a string",
+        "command": "a program and its arguments, as a list of strings",
+    },
+    "CONFIG_PROGRAM_PROBLEMS": {
+        "missing": "is not found (on PATH, or as a path)",
+        "not_file": "is not a regular file",
+        "not_executable": "is not executable",
+    },
+    "STATUS_LINE": "{unread} unread · {updated} updated",
     "THEME_UNKNOWN": "Theme `{theme}` is not available; using the default.",
     # export
     "EXPORT_TITLE": "Reading list",
@@ -221,6 +241,26 @@ ZH: dict[str, object] = {
     "CONFIG_UNKNOWN_BINDING": "{path}：keymap：未知的绑定 id `{id}`",
     "CONFIG_BAD_KEYS": "{path}：keymap：`{id}`：不是按键：{keys}",
     "CONFIG_CLASH": "按键映射：{key} 绑定了多个操作（{actions}）",
+    "CONFIG_EXPECTED": "{path}：`{key}` 应为{expected}，实际是 {kind}",
+    "CONFIG_UNKNOWN_VERDICT": "{path}：`{key}`：未知的结论 `{verdict}`（可用：deep, quick, skim, skip）",
+    "CONFIG_NOTIFY_PROGRAM": "{path}：`notify`：`{program}` {problem}",
+    "CONFIG_VIEW_UNKNOWN_TAG": "{path}：视图 `{view}`：没有评审带标签 `{tag}`",
+    "CONFIG_EXPECTED_WORDS": {
+        "mapping": "映射",
+        "views": "视图名到筛选条件的映射",
+        "view": "筛选条件的映射（tags、verdict、repos、unread、unchecked、search）",
+        "names": "名称列表",
+        "verdicts": "结论列表",
+        "bool": "true 或 false",
+        "text": "字符串",
+        "command": "程序及其参数组成的字符串列表",
+    },
+    "CONFIG_PROGRAM_PROBLEMS": {
+        "missing": "找不到（PATH 中或作为路径）",
+        "not_file": "不是普通文件",
+        "not_executable": "不可执行",
+    },
+    "STATUS_LINE": "{unread} 未读 · {updated} 有更新",
     "THEME_UNKNOWN": "主题 `{theme}` 不可用，改用默认主题。",
     "EXPORT_TITLE": "阅读清单",
     "EXPORT_COUNTS": "{shown} 篇评审，{unread} 篇未读",
@@ -372,6 +412,9 @@ CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_U
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
 NO_SUCH_TAG = ""
+STATUS_LINE = CONFIG_EXPECTED = CONFIG_UNKNOWN_VERDICT = CONFIG_NOTIFY_PROGRAM = CONFIG_VIEW_UNKNOWN_TAG = ""
+CONFIG_EXPECTED_WORDS: dict[str, str] = {}
+CONFIG_PROGRAM_PROBLEMS: dict[str, str] = {}
 STATUS_PROBLEMS: tuple[str, str] = ("", "")
 RELOAD_UPDATED: tuple[str, str] = ("", "")
 RELOAD_PROBLEM_FILES: tuple[str, str] = ("", "")

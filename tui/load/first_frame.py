@@ -162,7 +162,7 @@ def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Pa
         entries = _from_child(first.child) if first.child is not None else None
         first.child = None
         if entries is None:
-            hits.update(_parse_now(first.parse, first.cache))
+            hits.update(parse_now(first.parse, first.cache))
         else:
             hits.update(first.cache.store(entries))
         return hits, first.later, first.missing
@@ -235,7 +235,7 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
     return hits, misses
 
 
-def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
+def parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
     if not paths:
         return {}  # and the parser is not even imported
     return cache.store(parse_files([str(path) for path in paths]))

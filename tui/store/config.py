@@ -4,6 +4,11 @@
 keymap:              # binding id: keys (comma-separated), as Textual's set_keymap takes them
   search: ctrl+f
   review.toggle: space,x
+views:               # named filters: the sidebar lists them, 1-9 jump to them
+  rocm-deep: {tags: [rocm, kernels], verdict: [deep], unread: true}
+mute: [ci]           # tags whose reviews leave All, Unread, views and counts
+read_on_open: [skip] # verdicts marked read when a review is opened
+notify: [notify-send, "prdigest: {count} new"]   # run on new or updated reviews
 ```
 
 Everything wrong in it (unreadable, invalid YAML, an unknown key, an unknown
@@ -13,15 +18,21 @@ problem; the rest of the file still applies.
 
 from __future__ import annotations
 
+import os
+import shutil
+import stat
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui import words
+from tui.core.model import VERDICTS
 from tui.core.text import one_line
+from tui.core.views import View
 from tui.store.safe_read import read_regular
 
-KNOWN_KEYS = ("keymap",)
+KNOWN_KEYS = ("keymap", "views", "mute", "read_on_open", "notify")
+VIEW_KEYS = ("tags", "verdict", "repos", "unread", "unchecked", "search")
 MAX_CONFIG_BYTES = 1024 * 1024
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
@@ -29,6 +40,11 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 @dataclass
 class Config:
     keymap: dict[str, str] = field(default_factory=dict)
+    views: dict[str, View] = field(default_factory=dict)
+    mute: frozenset[str] = frozenset()
+    read_on_open: frozenset[str] = frozenset()
+    notify: tuple[str, ...] = ()
+    """The program and its arguments; the program as found (an absolute path)."""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -93,29 +109,165 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
                     path=where, key=one_line(str(key))[:80], known=", ".join(KNOWN_KEYS)
                 )
             )
-    keymap = doc.get("keymap")
-    if keymap is None:
-        return config
-    if not isinstance(keymap, dict):
-        config.warnings.append(words.CONFIG_KEYMAP_NOT_MAPPING.format(path=where, kind=_kind(keymap)))
-        return config
-    for binding_id, keys in keymap.items():
-        name = one_line(str(binding_id))[:80]
-        if binding_ids is not None and binding_id not in binding_ids:
-            config.warnings.append(words.CONFIG_UNKNOWN_BINDING.format(path=where, id=name))
-            continue
-        if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-            keys = ",".join(keys)
-        if not isinstance(keys, str) or not keys.strip():
-            config.warnings.append(words.CONFIG_BAD_KEYS.format(path=where, id=name, keys=_kind(keys)))
-            continue
-        bad = [key.strip() for key in keys.split(",") if not valid_key(key.strip())]
-        if bad:
-            shown = ", ".join(repr(one_line(key)[:40]) for key in bad)
-            config.warnings.append(words.CONFIG_BAD_KEYS.format(path=where, id=name, keys=shown))
-            continue
-        config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
+    checker = _Checker(where, config)
+    checker.keymap(doc.get("keymap"), binding_ids)
+    checker.views(doc.get("views"))
+    config.mute = frozenset(checker.names("mute", doc.get("mute")))
+    config.read_on_open = frozenset(checker.verdicts("read_on_open", doc.get("read_on_open")))
+    config.notify = checker.command("notify", doc.get("notify"))
     return config
+
+
+class _Checker:
+    """Each setting of one config file, checked; what is wrong becomes a warning
+    naming the file and the setting, and is left out."""
+
+    def __init__(self, where: str, config: Config) -> None:
+        self.where, self.config = where, config
+
+    def warn(self, template: str, **fields: object) -> None:
+        self.config.warnings.append(template.format(path=self.where, **fields))
+
+    def expected(self, key: str, expected: str, value: object) -> None:
+        self.warn(
+            words.CONFIG_EXPECTED,
+            key=key,
+            expected=words.CONFIG_EXPECTED_WORDS.get(expected, expected),
+            kind=_kind(value),
+        )
+
+    def keymap(self, keymap: object, binding_ids: Collection[str] | None) -> None:
+        if keymap is None:
+            return
+        if not isinstance(keymap, dict):
+            self.warn(words.CONFIG_KEYMAP_NOT_MAPPING, kind=_kind(keymap))
+            return
+        for binding_id, keys in keymap.items():
+            name = one_line(str(binding_id))[:80]
+            if binding_ids is not None and binding_id not in binding_ids:
+                self.warn(words.CONFIG_UNKNOWN_BINDING, id=name)
+                continue
+            if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
+                keys = ",".join(keys)
+            if not isinstance(keys, str) or not keys.strip():
+                self.warn(words.CONFIG_BAD_KEYS, id=name, keys=_kind(keys))
+                continue
+            bad = [key.strip() for key in keys.split(",") if not valid_key(key.strip())]
+            if bad:
+                shown = ", ".join(repr(one_line(key)[:40]) for key in bad)
+                self.warn(words.CONFIG_BAD_KEYS, id=name, keys=shown)
+                continue
+            self.config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
+
+    def names(self, key: str, value: object) -> list[str]:
+        """A list of names (a lone string counts as a list of one)."""
+        if value is None:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.expected(key, "names", value)
+            return []
+        return [one_line(v.strip()) for v in value]
+
+    def verdicts(self, key: str, value: object) -> list[str]:
+        out = []
+        for verdict in self.names(key, value):
+            if verdict in VERDICTS:
+                out.append(verdict)
+            else:
+                self.warn(words.CONFIG_UNKNOWN_VERDICT, key=key, verdict=verdict[:40])
+        return out
+
+    def flag(self, key: str, value: object) -> bool:
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            self.expected(key, "bool", value)
+            return False
+        return value
+
+    def views(self, value: object) -> None:
+        if value is None:
+            return
+        if not isinstance(value, dict):
+            self.expected("views", "views", value)
+            return
+        for raw_name, spec in value.items():
+            name = one_line(str(raw_name)).strip()[:60]
+            key = f"views.{name}"
+            if not name or not isinstance(raw_name, str | int):
+                self.expected("views", "views", raw_name)
+                continue
+            if not isinstance(spec, dict):
+                self.expected(key, "view", spec)
+                continue
+            for field_name in spec:
+                if field_name not in VIEW_KEYS:
+                    self.warn(
+                        words.CONFIG_UNKNOWN_KEY,
+                        key=f"{key}.{one_line(str(field_name))[:40]}",
+                        known=", ".join(VIEW_KEYS),
+                    )
+            search = spec.get("search")
+            if search is not None and not isinstance(search, str):
+                self.expected(f"{key}.search", "text", search)
+                search = None
+            self.config.views[name] = View(
+                name=name,
+                tags=frozenset(tag.removeprefix("#") for tag in self.names(f"{key}.tags", spec.get("tags"))),
+                verdicts=frozenset(self.verdicts(f"{key}.verdict", spec.get("verdict"))),
+                repos=frozenset(self.names(f"{key}.repos", spec.get("repos"))),
+                unread=self.flag(f"{key}.unread", spec.get("unread")),
+                unchecked=self.flag(f"{key}.unchecked", spec.get("unchecked")),
+                search=one_line(search or "").strip(),
+            )
+
+    def command(self, key: str, value: object) -> tuple[str, ...]:
+        """A program and its arguments, never a shell string: the program must be
+        an executable regular file (a FIFO or a folder in its place is refused)."""
+        if value is None:
+            return ()
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, str) for v in value)
+            or not value[0].strip()
+        ):
+            self.expected(key, "command", value)
+            return ()
+        program = _find_program(value[0])
+        problem = _program_problem(program)
+        if problem:
+            self.warn(
+                words.CONFIG_NOTIFY_PROGRAM,
+                program=one_line(value[0])[:80],
+                problem=words.CONFIG_PROGRAM_PROBLEMS.get(problem, problem),
+            )
+            return ()
+        return (str(program), *value[1:])
+
+
+def _find_program(name: str) -> Path | None:
+    """A name with a slash is a path (`~` expanded); a bare name is looked up on PATH."""
+    if "/" in name:
+        return Path(name).expanduser().absolute()
+    found = shutil.which(name)
+    return Path(found).absolute() if found else None
+
+
+def _program_problem(program: Path | None) -> str | None:
+    if program is None:
+        return "missing"
+    try:
+        info = program.stat()
+    except OSError:
+        return "missing"
+    if not stat.S_ISREG(info.st_mode):
+        return "not_file"
+    if not os.access(program, os.X_OK):
+        return "not_executable"
+    return None
 
 
 def valid_key(key: str) -> bool:

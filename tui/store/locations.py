@@ -39,6 +39,13 @@ def cache_file() -> Path:
     return platformdirs.user_cache_path(APP_NAME) / "parse-cache.marshal"
 
 
+def known_file() -> Path:
+    """The review keys known at the last run (for `notify:`); in the cache folder."""
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP_NAME) / "known-reviews.marshal"
+
+
 def bundled_entries() -> Path:
     """The digest shipped with the package.
 

@@ -1,0 +1,118 @@
+"""The `notify:` program, run for real: what it is given, when, and that it never lingers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+from tui.ui.notifier import Notifier, arguments
+
+
+def recorder(tmp_path: Path, *, sleep: float = 0.0, code: int = 0, ignore_term: bool = False) -> Path:
+    """A program that appends its argv and stdin (and start/end times) to runs.jsonl."""
+    script = tmp_path / "record.py"
+    log = tmp_path / "runs.jsonl"
+    trap = "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" if ignore_term else ""
+    script.write_text(
+        "#!/usr/bin/env python3\n"
+        "import json, signal, sys, time\n"
+        f"{trap}"
+        "start = time.time()\n"
+        "data = sys.stdin.read()\n"
+        f"time.sleep({sleep})\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    f.write(json.dumps({'argv': sys.argv[1:], 'stdin': data, 'start': start, 'end': time.time()}) + '\\n')\n"
+        f"sys.exit({code})\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def runs(tmp_path: Path) -> list[dict]:
+    log = tmp_path / "runs.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+async def wait_for(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.02)
+
+
+def test_count_is_replaced_in_arguments_not_formatted() -> None:
+    assert arguments(("/bin/p", "{count} new", "{x} {0}"), 3) == ["/bin/p", "3 new", "{x} {0}"]
+
+
+async def test_offers_within_the_quiet_time_make_one_run_with_titles_on_stdin(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    notifier = Notifier((str(recorder(tmp_path)), "--count={count}"), warnings.append, quiet_s=0.3)
+    notifier.offer(["Alpha"])
+    await asyncio.sleep(0.1)
+    notifier.offer(["Beta\x1b]0;pwn\x07", "Alpha"])  # a title twice is told once
+    await wait_for(lambda: runs(tmp_path))
+    await asyncio.sleep(0.4)
+    got = runs(tmp_path)
+    assert len(got) == 1
+    assert got[0]["argv"] == ["--count=2"]
+    assert got[0]["stdin"].splitlines()[0] == "Alpha"
+    assert "\x1b" not in got[0]["stdin"] and "\x07" not in got[0]["stdin"]
+    assert warnings == []
+    await notifier.stop()
+
+
+async def test_runs_never_overlap(tmp_path: Path) -> None:
+    notifier = Notifier((str(recorder(tmp_path, sleep=0.6)),), [].append, quiet_s=0.05)
+    notifier.offer(["one"])
+    await asyncio.sleep(0.3)  # the first run is going
+    notifier.offer(["two"])
+    await wait_for(lambda: len(runs(tmp_path)) == 2)
+    first, second = runs(tmp_path)
+    assert second["start"] >= first["end"]
+    assert first["stdin"] == "one\n" and second["stdin"] == "two\n"
+    await notifier.stop()
+
+
+async def test_a_failing_program_is_one_warning_per_run(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    notifier = Notifier((str(recorder(tmp_path, code=3)),), warnings.append, quiet_s=0.05)
+    notifier.offer(["one"])
+    await wait_for(lambda: warnings)
+    await asyncio.sleep(0.2)
+    assert len(warnings) == 1 and "exited with status 3" in warnings[0]
+    gone = tmp_path / "gone"
+    missing = Notifier((str(gone),), warnings.append, quiet_s=0.05)
+    missing.offer(["x"])
+    await wait_for(lambda: len(warnings) == 2)
+    assert str(gone) in warnings[1]
+    await notifier.stop()
+    await missing.stop()
+
+
+async def test_stop_ends_a_running_program_within_a_second(tmp_path: Path) -> None:
+    notifier = Notifier((str(recorder(tmp_path, sleep=30, ignore_term=True)),), [].append, quiet_s=0.05)
+    notifier.offer(["slow"])
+    await wait_for(lambda: notifier.running is not None)
+    pid = notifier.running
+    await asyncio.sleep(0.2)  # it is running (and ignores SIGTERM)
+    started = time.monotonic()
+    await notifier.stop()
+    assert time.monotonic() - started < 1.0
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        pass
+    else:
+        raise AssertionError("the notify program outlived stop()")
+
+
+async def test_news_pending_at_quit_is_dropped(tmp_path: Path) -> None:
+    notifier = Notifier((str(recorder(tmp_path)),), [].append, quiet_s=0.3)
+    notifier.offer(["late"])
+    await notifier.stop()
+    await asyncio.sleep(0.5)
+    assert runs(tmp_path) == []

@@ -1,0 +1,113 @@
+"""`prdigest-tui status`: one line for a status bar or a prompt, without Textual.
+
+    prdigest-tui status                       # 3 unread · 1 updated
+    prdigest-tui status --format '{deep}📖 {view:rocm-deep}'
+
+The fields: `{unread}`, `{total}`, `{updated}` (reviews changed since they were
+read), `{deep}` (unread deep reads) and `{view:NAME}` (a view's unread count).
+Reviews with a muted tag count nowhere, as in the reader's All and Unread.
+A format is not Python's `str.format`: only these fields are filled in (`{{` and
+`}}` are braces), so a format from a shell's config can reach no attribute.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tui.core.filters import has_unchecked
+from tui.core.model import Library, Review
+from tui.core.search import SearchIndex
+from tui.core.views import View, in_view, unmuted
+
+FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+NAMES = ("unread", "total", "updated", "deep")
+
+
+class FormatError(ValueError):
+    """A format naming a field that does not exist (the message says which)."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    unread: int
+    total: int
+    updated: int
+    deep: int
+    views: dict[str, int]
+
+
+def count(
+    library: Library,
+    *,
+    is_read: Callable[[str], bool],
+    checked: Callable[[Review], frozenset[str]],
+    updated: Callable[[Review], bool],
+    views: dict[str, View],
+    mute: frozenset[str] = frozenset(),
+    wanted_views: frozenset[str] = frozenset(),
+) -> Counts:
+    """The numbers a status line may show. Only the views in `wanted_views`
+    are counted: a view with a search text reads review bodies."""
+    reviews = unmuted(library.reviews, mute)
+    unread = [review for review in reviews if not is_read(review.key)]
+    index = SearchIndex()
+    view_counts = {
+        name: len(
+            in_view(
+                unread,
+                view,
+                mute=mute,
+                is_read=is_read,
+                has_unchecked=lambda review: has_unchecked(review, checked(review)),
+                index=index,
+            )
+        )
+        for name, view in views.items()
+        if name in wanted_views
+    }
+    return Counts(
+        unread=len(unread),
+        total=len(reviews),
+        updated=sum(1 for review in reviews if updated(review)),
+        deep=sum(1 for review in unread if review.verdict == "deep"),
+        views=view_counts,
+    )
+
+
+def fields(fmt: str) -> list[str]:
+    """The fields a format names, in order; FormatError for an unknown one or a lone brace."""
+    out = []
+    for match in FIELD.finditer(fmt):
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            continue
+        name = match.group(1)
+        if name is None:
+            raise FormatError(f"a lone {token!r}: write {token * 2!r} for a brace")
+        if name not in NAMES and not name.startswith("view:"):
+            known = ", ".join("{" + n + "}" for n in (*NAMES, "view:NAME"))
+            raise FormatError(f"unknown field {{{name}}} (known: {known})")
+        out.append(name)
+    return out
+
+
+def view_names(fmt: str) -> frozenset[str]:
+    return frozenset(name.removeprefix("view:") for name in fields(fmt) if name.startswith("view:"))
+
+
+def render(fmt: str, counts: Counts) -> str:
+    """`fmt` with its fields filled in; a view not configured is an error (checked by the caller)."""
+    fields(fmt)  # raises for what render below would not understand
+
+    def value(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            return token[0]
+        name = match.group(1)
+        if name.startswith("view:"):
+            return str(counts.views[name.removeprefix("view:")])
+        return str(getattr(counts, name))
+
+    return FIELD.sub(value, fmt)
