@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui import __version__, collector, words
+from tui.output import guarded, out, warn
 
 
 def _language(arg: str | None) -> str:
@@ -42,13 +43,8 @@ def _check(argv: Sequence[str]) -> int:
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
-    for problem in problems:
-        print(problem)
-    files = len(result.files)
-    print(
-        f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems",
-        file=sys.stderr,
-    )
+    out("".join(f"{problem}\n" for problem in problems))
+    warn(f"{len(library.reviews)} reviews in {len(result.files)} files, {len(problems)} problems")
     return 1 if problems else 0
 
 
@@ -78,19 +74,19 @@ def _export(argv: Sequence[str]) -> int:
     library = Library.build(result.files, result.problems)
     tag = args.tag.removeprefix("#") if args.tag else None
     if tag is not None and tag not in library.tags:
-        print(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
+        warn(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load()
     for warning in state.warnings:
-        print(warning, file=sys.stderr)
+        warn(warning)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
     if args.format == "json":
-        sys.stdout.write(export.to_json(entries))
+        out(export.to_json(entries))
     else:
-        sys.stdout.write(export.to_markdown(entries, heading=", ".join(library.repos)))
+        out(export.to_markdown(entries, heading=", ".join(library.repos)))
     if problems := library.all_problems():
-        print(f"{len(problems)} problems in entry files (prdigest-tui check lists them)", file=sys.stderr)
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
     return 0
 
 
@@ -113,21 +109,18 @@ def _locate(argv: Sequence[str]) -> int:
         "cache": locations.cache_file(),
     }
     if args.what:
-        print(paths[args.what])
+        out(f"{paths[args.what]}\n")
     else:
-        for name, path in paths.items():
-            print(f"{name + ':':8}{path}")
+        out("".join(f"{name + ':':8}{path}\n" for name, path in paths.items()))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["check"]:
-        return _check(argv[1:])
-    if argv[:1] == ["export"]:
-        return _export(argv[1:])
-    if argv[:1] == ["locate"]:
-        return _locate(argv[1:])
+    commands = {"check": _check, "export": _export, "locate": _locate}
+    if argv[:1] and argv[0] in commands:
+        command = commands[argv[0]]
+        return guarded(f"prdigest-tui {argv[0]}", lambda: command(argv[1:]))
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
