@@ -41,6 +41,7 @@ class Session:
         self.raw = b""
         self.status: int | None = None
         self._closed = False
+        self._mark = 0  # where the output after the last key sent starts
         pid, fd = pty.fork()
         if pid == 0:
             try:
@@ -55,6 +56,11 @@ class Session:
     def text(self) -> str:
         return _SEQUENCES.sub("", self.raw.decode(errors="replace"))
 
+    @property
+    def since_sent(self) -> str:
+        """The text written since the last key was sent."""
+        return _SEQUENCES.sub("", self.raw[self._mark :].decode(errors="replace"))
+
     def _read(self, timeout: float) -> bool:
         """Read what is there within `timeout`; False once the program's side is closed."""
         ready, _, _ = select.select([self.fd], [], [], timeout)
@@ -68,14 +74,15 @@ class Session:
         return bool(chunk)
 
     def wait_for(self, shown: str, timeout: float = 30) -> str:
-        """Until `shown` is in the text written so far; the text."""
+        """Until `shown` is in the text written since the last key sent; the text."""
         deadline = time.monotonic() + timeout
-        while shown not in self.text:
+        while shown not in self.since_sent:
             if time.monotonic() > deadline or not self._read(0.1):
                 raise AssertionError(f"{shown!r} never shown; last output: {self.text[-1500:]!r}")
         return self.text
 
     def send(self, keys: bytes) -> None:
+        self._mark = len(self.raw)
         os.write(self.fd, keys)
 
     def wait_exit(self, timeout: float = 30) -> int:

@@ -100,6 +100,7 @@ def _locate(argv: Sequence[str]) -> int:
     )
     parser.add_argument("what", nargs="?", choices=LOCATIONS, help="print only this path")
     args = parser.parse_args(argv)
+    from tui.core.text import escaped
     from tui.store import locations
 
     paths = {
@@ -109,9 +110,9 @@ def _locate(argv: Sequence[str]) -> int:
         "cache": locations.cache_file(),
     }
     if args.what:
-        out(f"{paths[args.what]}\n")
+        out(f"{escaped(str(paths[args.what]))}\n")
     else:
-        out("".join(f"{name + ':':8}{path}\n" for name, path in paths.items()))
+        out("".join(f"{name + ':':8}{escaped(str(path))}\n" for name, path in paths.items()))
     return 0
 
 

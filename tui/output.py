@@ -1,4 +1,5 @@
-"""What the command line writes: a failed write
+"""What the command line writes: cleaned as entry text is (file names in it are
+escaped where they are formatted, `Location`), and a failed write
 (a full disk, a closed pipe, an encoding that cannot show the text) one line
 on stderr and an exit status, never a traceback.
 
@@ -14,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from tui.core.text import one_line
+from tui.core.text import clean, one_line
 
 CANNOT_WRITE = 3
 """The exit status when the output could not be written."""
@@ -25,10 +26,11 @@ class OutputError(Exception):
 
 
 def out(text: str) -> None:
-    """`text` to stdout, flushed, so a failure is known here and not at exit."""
+    """`text` to stdout, cleaned (escape sequences and control characters removed)
+    and flushed, so a failure is known here and not at exit."""
     stream = sys.stdout
     try:
-        stream.write(text)
+        stream.write(clean(text))
         stream.flush()
     except UnicodeEncodeError as exc:
         char = exc.object[exc.start]
@@ -43,7 +45,7 @@ def out(text: str) -> None:
 
 
 def warn(line: str) -> None:
-    """One line to stderr; a stderr that cannot take it is let be."""
+    """One line to stderr, cleaned; a stderr that cannot take it is let be."""
     with contextlib.suppress(OSError, ValueError):
         print(one_line(line), file=sys.stderr, flush=True)
 

@@ -70,6 +70,20 @@ def unsafe_name(name: str) -> bool:
     return _UNSAFE_IN_NAME.search(name) is not None
 
 
+def escaped(name: str) -> str:
+    """`name` on one line, each character `unsafe_name` objects to written as an
+    escape (`\\x1b`, `\\x0a`, `\\u202e`): for file names and paths, shown as they
+    are, so the file can be found, and never as what the characters would do."""
+    if _UNSAFE_IN_NAME.search(name) is None:
+        return name
+    return _UNSAFE_IN_NAME.sub(_escape, name)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def code_spans(text: str) -> list[tuple[str, bool]]:
     """Split text into runs of (text, is_code); backticks themselves are dropped.
 
