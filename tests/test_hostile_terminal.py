@@ -11,7 +11,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from pty_session import READER, Session, reader_env
+
+from tui.core.text import clean, escaped
 
 TITLE = "\x1b]2;PWNED\x07"  # sets the terminal's title
 CSI8 = "\u009b31m"  # an 8-bit CSI: red, in terminals that take C1 controls in UTF-8
@@ -95,3 +98,81 @@ def test_the_reader_sets_no_title_from_a_path(tmp_path: Path, isolated_dirs) -> 
     assert "]2;PWNED" not in raw.replace("\\x1b]2;PWNED", ""), "the path set the title"
     assert "\u009b" not in raw and "\x9b" not in raw
     assert SHOWN in reader.text  # the problems view shows the names escaped
+
+
+# -- zero-width and bidi marks -------------------------------------------------------
+
+DROPPED = {
+    "ZWSP": "\u200b",
+    "LRM": "\u200e",
+    "RLM": "\u200f",
+    "ALM": "\u061c",
+    "WORD JOINER": "\u2060",
+    "INVISIBLE TIMES": "\u2062",
+    "BOM": "\ufeff",
+    "RLO": "\u202e",
+    "RLI": "\u2067",
+    "INHIBIT SYMMETRIC SWAPPING": "\u206a",
+    "INTERLINEAR ANNOTATION": "\ufff9",
+}
+KEPT = [
+    "👩\u200d💻",
+    "❤\ufe0f\u200d🔥",
+    "می\u200cخواهم",
+    "क्\u200dष",
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+]
+
+
+@pytest.mark.parametrize("name", DROPPED)
+def test_invisible_and_bidi_marks_are_removed(name: str) -> None:
+    char = DROPPED[name]
+    assert clean(f"foo{char}bar") == "foobar"
+    assert escaped(f"foo{char}bar") == f"foo\\u{ord(char):04x}bar"
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_joiners_that_join_are_kept(text: str) -> None:
+    assert clean(text) == text
+    assert escaped(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("foo\u200dbar", "foobar"),  # a ZWJ between Latin letters only hides
+        ("foo\u200cbar", "foobar"),
+        ("\u200d👩", "👩"),  # nothing to join
+        ("👍🏽\u200d", "👍🏽"),
+        (
+            "see\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 this",
+            "see this",
+        ),  # tag-smuggled words
+    ],
+)
+def test_joiners_and_tags_that_hide_are_removed(text: str, expected: str) -> None:
+    assert clean(text) == expected
+
+
+def test_the_reader_and_export_show_no_invisible_marks(tmp_path: Path, isolated_dirs) -> None:
+    marks = "".join(DROPPED.values())
+    folder = tmp_path / "d"
+    folder.mkdir()
+    text = f"Hidden{marks}word {' '.join(KEPT)}"
+    (folder / "a.yaml").write_text(
+        f'title: "{text}"\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: "x{marks}y"\n', encoding="utf-8"
+    )
+    result = run(["export", "--format", "md", str(folder)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode()
+    assert "Hiddenword" in out and all(piece in out for piece in KEPT), out
+    assert not set(marks) & set(out)
+    with Session(
+        [*READER, "--lang", "en", "--no-watch", str(folder)], reader_env(isolated_dirs), tmp_path
+    ) as reader:
+        reader.wait_for("Hiddenword")
+        reader.send(b"q")
+        assert reader.wait_exit() == 0
+    shown = reader.raw.decode("utf-8", errors="replace")
+    assert not set(marks) & set(shown), sorted(set(marks) & set(shown))
+    assert "\u200d" in shown  # the emoji's joiner is drawn
