@@ -107,8 +107,10 @@ EN: dict[str, object] = {
     "CONFIG_INVALID_YAML": "{path}: invalid YAML at line {line}, column {column}: {error}",
     "CONFIG_NOT_MAPPING": "{path}: expected a mapping (key: value), found {kind}",
     "CONFIG_UNKNOWN_KEY": "{path}: unknown key `{key}` (known: {known})",
+    "CONFIG_UNKNOWN_KEYS": "{path}: {n} unknown keys: {keys} (known: {known})",
     "CONFIG_KEYMAP_NOT_MAPPING": "{path}: `keymap` must map binding ids to keys, found {kind}",
     "CONFIG_UNKNOWN_BINDING": "{path}: keymap: unknown binding id `{id}`",
+    "CONFIG_UNKNOWN_BINDINGS": "{path}: keymap: {n} unknown binding ids: {ids}",
     "CONFIG_BAD_KEYS": "{path}: keymap: `{id}`: not a key: {keys}",
     "CONFIG_CLASH": "Keymap: {key} is bound to more than one action ({actions})",
     "THEME_UNKNOWN": "Theme `{theme}` is not available; using the default.",
@@ -217,8 +219,10 @@ ZH: dict[str, object] = {
     "CONFIG_INVALID_YAML": "{path}：第 {line} 行第 {column} 列 YAML 无效：{error}",
     "CONFIG_NOT_MAPPING": "{path}：应为映射（键: 值），实际是 {kind}",
     "CONFIG_UNKNOWN_KEY": "{path}：未知的键 `{key}`（可用：{known}）",
+    "CONFIG_UNKNOWN_KEYS": "{path}：{n} 个未知的键：{keys}（可用：{known}）",
     "CONFIG_KEYMAP_NOT_MAPPING": "{path}：`keymap` 应把按键绑定 id 映射到按键，实际是 {kind}",
     "CONFIG_UNKNOWN_BINDING": "{path}：keymap：未知的绑定 id `{id}`",
+    "CONFIG_UNKNOWN_BINDINGS": "{path}：keymap：{n} 个未知的绑定 id：{ids}",
     "CONFIG_BAD_KEYS": "{path}：keymap：`{id}`：不是按键：{keys}",
     "CONFIG_CLASH": "按键映射：{key} 绑定了多个操作（{actions}）",
     "THEME_UNKNOWN": "主题 `{theme}` 不可用，改用默认主题。",
@@ -370,6 +374,7 @@ NOTHING_TO_UNDO = NO_UNREAD = ACTIONS_TITLE = ACTIONS_COUNT = NO_ACTIONS = SCOPE
 PALETTE_PLACEHOLDER = PALETTE_REVIEW = PALETTE_TAG = PALETTE_REVIEW_HELP = PALETTE_TAG_HELP = ""
 CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_UNKNOWN_KEY = ""
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
+CONFIG_UNKNOWN_BINDINGS = CONFIG_UNKNOWN_KEYS = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
 NO_SUCH_TAG = ""
 STATUS_PROBLEMS: tuple[str, str] = ("", "")
