@@ -1,7 +1,9 @@
-"""The commands (`check`, `export`, `locate`, the reader's own command line) where
-their output cannot go where it is sent: a full disk, a closed pipe, an
-encoding that cannot show the text. Each says why in one line on stderr and
-exits with a status; none ends in a traceback. Real subprocesses, real files.
+"""The command line where things are not as it expects: `check`, `export` and
+`locate` whose output cannot go where it is sent (a full disk, a closed pipe,
+an encoding that cannot show the text), and the reader with no terminal or a
+mistyped command. Each says why in one line on stderr and exits with a status;
+none ends in a traceback or waits forever. Real subprocesses, real files, and
+a real terminal where one matters.
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pty_session import READER, Session, reader_env
 
 from tui.output import CANNOT_WRITE
-
-READER = [sys.executable, "-m", "tui"]
 
 
 def entries(tmp_path: Path) -> Path:
@@ -88,3 +89,68 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, args: list[str]) -> None:
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr, result.stderr
     assert "standard output" not in result.stderr  # nothing to say: the reader left
     assert result.returncode == CANNOT_WRITE
+
+
+# -- the reader with no terminal ----------------------------------------------------------
+
+
+def test_a_mistyped_command_with_no_terminal_says_so(tmp_path: Path) -> None:
+    """`prdigest-tui chek entries </dev/null | cat`: it spun at 100% CPU, silent."""
+    entries(tmp_path)
+    result = subprocess.run(
+        [*READER, "chek", "entries"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr == "prdigest-tui: chek: no such command or file (commands: check, export, locate)\n"
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("stdin", ["devnull", "pipe"])
+def test_the_reader_with_no_terminal_says_so(tmp_path: Path, stdin: str) -> None:
+    entries(tmp_path)
+    result = subprocess.run(
+        [*READER, "entries"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL if stdin == "devnull" else subprocess.PIPE,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "the reader needs a terminal, and its standard input is not one" in result.stderr
+    assert result.stdout == ""
+
+
+def test_the_reader_in_a_terminal_with_its_output_redirected_says_so(tmp_path: Path, isolated_dirs) -> None:
+    """`prdigest-tui entries > file` in a terminal: it hung there and ignored `q`."""
+    entries(tmp_path)
+    redirected = tmp_path / "out.txt"
+    start = (
+        "import os, sys; "
+        f"os.dup2(os.open({str(redirected)!r}, os.O_WRONLY | os.O_CREAT), 1); "
+        "os.execv(sys.executable, [sys.executable, '-m', 'tui', 'entries'])"
+    )
+    with Session([sys.executable, "-c", start], reader_env(isolated_dirs), tmp_path) as reader:
+        assert reader.wait_exit(timeout=30) == 2
+        assert "the reader needs a terminal, and its standard output is not one" in reader.text
+    assert redirected.read_bytes() == b""
+
+
+def test_a_mistyped_command_in_a_terminal_says_so(tmp_path: Path, isolated_dirs) -> None:
+    entries(tmp_path)
+    with Session([*READER, "chek", "entries"], reader_env(isolated_dirs), tmp_path) as reader:
+        assert reader.wait_exit(timeout=30) == 2
+        assert "chek: no such command or file" in reader.text
+
+
+def test_a_missing_path_that_is_not_a_bare_word_is_still_watched_for(tmp_path: Path, isolated_dirs) -> None:
+    """`./later` and `later.yaml` are paths, not commands: the reader opens and waits for them."""
+    with Session([*READER, "--lang", "en", "./later"], reader_env(isolated_dirs), tmp_path) as reader:
+        reader.wait_for("Not watching")
+        reader.send(b"q")
+        assert reader.wait_exit() == 0

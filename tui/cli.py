@@ -144,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Before the app is built: every word it draws is read from `words` at draw time.
     words.set_language(_language(args.lang))
+    if (refused := _refused(argv, args.paths)) is not None:
+        return refused
 
     from tui.load.cache import ParseCache
     from tui.load.first_frame import plan_first_part
@@ -167,6 +169,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     app.run()
     return app.return_code or 0
+
+
+def _refused(argv: Sequence[str], paths: Sequence[Path]) -> int | None:
+    """2, said on stderr, when the reader cannot start: its first path looks like a
+    mistyped command (a bare word naming nothing: `chek`), or there is no terminal
+    to draw on or read keys from (a script, a pipe, a redirect; the reader would
+    otherwise wait there for keys that never come). None when it can start."""
+    first = str(paths[0]) if paths else ""
+    if first and first in argv and "/" not in first and "." not in first and not os.path.lexists(first):
+        warn(words.NO_SUCH_COMMAND.format(name=first))
+        return 2
+    for fd, stream in ((0, "standard input"), (1, "standard output")):
+        if not os.isatty(fd):
+            warn(words.NEEDS_TERMINAL.format(stream=stream if words.language == "en" else _STREAMS[stream]))
+            return 2
+    return None
+
+
+_STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 
 
 def run() -> None:

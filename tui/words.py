@@ -120,6 +120,9 @@ EN: dict[str, object] = {
     "EXPORT_UNCHECKED": "Not checked yet",
     "EXPORT_OPEN": "Open actions and items",
     "NO_SUCH_TAG": "No tag `{tag}`. Tags: {tags}",
+    "NO_SUCH_COMMAND": "prdigest-tui: {name}: no such command or file (commands: check, export, locate)",
+    "NEEDS_TERMINAL": "prdigest-tui: the reader needs a terminal, and its {stream} is not one "
+    "(in a script: prdigest-tui check, export or locate)",
 }
 
 ZH: dict[str, object] = {
@@ -231,6 +234,8 @@ ZH: dict[str, object] = {
     "EXPORT_UNCHECKED": "尚未勾选",
     "EXPORT_OPEN": "待办与未决事项",
     "NO_SUCH_TAG": "没有标签 `{tag}`。现有标签：{tags}",
+    "NO_SUCH_COMMAND": "prdigest-tui：{name}：没有这个命令或文件（命令：check、export、locate）",
+    "NEEDS_TERMINAL": "prdigest-tui：阅读器需要终端，而它的{stream}不是终端（脚本中请用 prdigest-tui check、export 或 locate）",
 }
 
 # Binding descriptions (footer) and tooltips (key panel), by binding id.
@@ -376,7 +381,7 @@ CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_U
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
 CONFIG_UNKNOWN_BINDINGS = CONFIG_UNKNOWN_KEYS = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
-NO_SUCH_TAG = ""
+NO_SUCH_TAG = NO_SUCH_COMMAND = NEEDS_TERMINAL = ""
 STATUS_PROBLEMS: tuple[str, str] = ("", "")
 RELOAD_UPDATED: tuple[str, str] = ("", "")
 RELOAD_PROBLEM_FILES: tuple[str, str] = ("", "")
