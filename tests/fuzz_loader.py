@@ -290,13 +290,17 @@ valid reviews titled so; every other one is a problem."""
 
 # -- what the reader may show -----------------------------------------------------------
 
-_SCREEN_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SCREEN_UNSAFE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    r"\u061c\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb]"
+)
 
 
 def unsafe_characters(text: str) -> list[str]:
     """Characters that must never reach the terminal: C0 (tab and newline
     included: a screen row holds neither), DEL, C1 (ESC and CSI among them),
-    line and paragraph separators, bidi overrides and isolates."""
+    line and paragraph separators, bidi controls and marks, invisible characters
+    (ZWSP, word joiner, BOM and their family; joiners are judged by `clean`)."""
     return _SCREEN_UNSAFE.findall(text)
 
 

@@ -207,8 +207,8 @@ def test_only_http_and_https_urls_are_opened() -> None:
 
 def test_editor_command_prefers_visual_then_editor_then_vi(tmp_path: Path) -> None:
     path = tmp_path / "e.yaml"
-    assert editor_command({}, path, 7) == ["vi", "+7", str(path)]
-    assert editor_command({"EDITOR": "nano -w"}, path, 3) == ["nano", "-w", "+3", str(path)]
+    assert editor_command({}, path, 7) == ["vi", "+7", "--", str(path)]
+    assert editor_command({"EDITOR": "nano -w"}, path, 3) == ["nano", "-w", "--", "+3", str(path)]
     assert editor_command({"EDITOR": "nano", "VISUAL": "'my editor' --wait"}, path, 0) == [
         "my editor",
         "--wait",

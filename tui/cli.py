@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui import __version__, check_formats, collector, words
+from tui.output import guarded, out, warn
 
 
 def _language(arg: str | None) -> str:
@@ -51,12 +52,8 @@ def _check(argv: Sequence[str]) -> int:
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
     # Every problem check finds is an error: each makes a file, or a review, not load.
-    sys.stdout.write(check_formats.render(args.format, [("error", problem) for problem in problems]))
-    files = len(result.files)
-    print(
-        f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems",
-        file=sys.stderr,
-    )
+    out(check_formats.render(args.format, [("error", problem) for problem in problems]))
+    warn(f"{len(library.reviews)} reviews in {len(result.files)} files, {len(problems)} problems")
     return 1 if problems else 0
 
 
@@ -70,9 +67,9 @@ def _schema(argv: Sequence[str]) -> int:
     from tui import schema
 
     if args.path:
-        print(schema.path())
+        out(f"{schema.path()}\n")
     else:
-        sys.stdout.write(schema.text())
+        out(schema.text())
     return 0
 
 
@@ -102,19 +99,19 @@ def _export(argv: Sequence[str]) -> int:
     library = Library.build(result.files, result.problems)
     tag = args.tag.removeprefix("#") if args.tag else None
     if tag is not None and tag not in library.tags:
-        print(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
+        warn(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load()
     for warning in state.warnings:
-        print(warning, file=sys.stderr)
+        warn(warning)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
     if args.format == "json":
-        sys.stdout.write(export.to_json(entries))
+        out(export.to_json(entries))
     else:
-        sys.stdout.write(export.to_markdown(entries, heading=", ".join(library.repos)))
+        out(export.to_markdown(entries, heading=", ".join(library.repos)))
     if problems := library.all_problems():
-        print(f"{len(problems)} problems in entry files (prdigest-tui check lists them)", file=sys.stderr)
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
     return 0
 
 
@@ -147,19 +144,19 @@ def _status(argv: Sequence[str]) -> int:
     try:
         wanted = status.view_names(fmt)
     except status.FormatError as exc:
-        print(f"prdigest-tui status: --format: {exc}", file=sys.stderr)
+        warn(f"prdigest-tui status: --format: {exc}")
         return 2
     settings = config.load(locations.config_file())
     if missing := sorted(wanted - settings.views.keys()):
         known = ", ".join(settings.views) or "none configured"
-        print(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})", file=sys.stderr)
+        warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
         return 2
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     library = load_library(args.paths or locations.default_paths(), cache)
     state = ReadState(args.state or locations.state_file())
     state.load()
     for warning in state.warnings:
-        print(warning, file=sys.stderr)
+        warn(warning)
     counts = status.count(
         library,
         is_read=state.is_read,
@@ -169,7 +166,7 @@ def _status(argv: Sequence[str]) -> int:
         mute=settings.mute,
         wanted_views=wanted,
     )
-    print(status.render(fmt, counts))
+    out(status.render(fmt, counts) + "\n")
     return 0
 
 
@@ -183,6 +180,7 @@ def _locate(argv: Sequence[str]) -> int:
     )
     parser.add_argument("what", nargs="?", choices=LOCATIONS, help="print only this path")
     args = parser.parse_args(argv)
+    from tui.core.text import escaped
     from tui.store import locations
 
     paths = {
@@ -192,25 +190,24 @@ def _locate(argv: Sequence[str]) -> int:
         "cache": locations.cache_file(),
     }
     if args.what:
-        print(paths[args.what])
+        out(f"{escaped(str(paths[args.what]))}\n")
     else:
-        for name, path in paths.items():
-            print(f"{name + ':':8}{path}")
+        out("".join(f"{name + ':':8}{escaped(str(path))}\n" for name, path in paths.items()))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["check"]:
-        return _check(argv[1:])
-    if argv[:1] == ["schema"]:
-        return _schema(argv[1:])
-    if argv[:1] == ["export"]:
-        return _export(argv[1:])
-    if argv[:1] == ["status"]:
-        return _status(argv[1:])
-    if argv[:1] == ["locate"]:
-        return _locate(argv[1:])
+    commands = {
+        "check": _check,
+        "schema": _schema,
+        "export": _export,
+        "status": _status,
+        "locate": _locate,
+    }
+    if argv[:1] and argv[0] in commands:
+        command = commands[argv[0]]
+        return guarded(f"prdigest-tui {argv[0]}", lambda: command(argv[1:]))
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
@@ -233,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Before the app is built: every word it draws is read from `words` at draw time.
     words.set_language(_language(args.lang))
+    if (refused := _refused(argv, args.paths)) is not None:
+        return refused
 
     from tui.load.cache import ParseCache
     from tui.load.first_frame import plan_first_part
@@ -256,6 +255,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     app.run()
     return app.return_code or 0
+
+
+def _refused(argv: Sequence[str], paths: Sequence[Path]) -> int | None:
+    """2, said on stderr, when the reader cannot start: its first path looks like a
+    mistyped command (a bare word naming nothing: `chek`), or there is no terminal
+    to draw on or read keys from (a script, a pipe, a redirect; the reader would
+    otherwise wait there for keys that never come). None when it can start."""
+    first = str(paths[0]) if paths else ""
+    if first and first in argv and "/" not in first and "." not in first and not os.path.lexists(first):
+        warn(words.NO_SUCH_COMMAND.format(name=first))
+        return 2
+    for fd, stream in ((0, "standard input"), (1, "standard output")):
+        if not os.isatty(fd):
+            warn(words.NEEDS_TERMINAL.format(stream=stream if words.language == "en" else _STREAMS[stream]))
+            return 2
+    return None
+
+
+_STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 
 
 def run() -> None:

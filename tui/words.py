@@ -107,8 +107,10 @@ EN: dict[str, object] = {
     "CONFIG_INVALID_YAML": "{path}: invalid YAML at line {line}, column {column}: {error}",
     "CONFIG_NOT_MAPPING": "{path}: expected a mapping (key: value), found {kind}",
     "CONFIG_UNKNOWN_KEY": "{path}: unknown key `{key}` (known: {known})",
+    "CONFIG_UNKNOWN_KEYS": "{path}: {n} unknown keys: {keys} (known: {known})",
     "CONFIG_KEYMAP_NOT_MAPPING": "{path}: `keymap` must map binding ids to keys, found {kind}",
     "CONFIG_UNKNOWN_BINDING": "{path}: keymap: unknown binding id `{id}`",
+    "CONFIG_UNKNOWN_BINDINGS": "{path}: keymap: {n} unknown binding ids: {ids}",
     "CONFIG_BAD_KEYS": "{path}: keymap: `{id}`: not a key: {keys}",
     "CONFIG_CLASH": "Keymap: {key} is bound to more than one action ({actions})",
     "CONFIG_EXPECTED": "{path}: `{key}` must be {expected}, found {kind}",
@@ -138,6 +140,9 @@ EN: dict[str, object] = {
     "EXPORT_UNCHECKED": "Not checked yet",
     "EXPORT_OPEN": "Open actions and items",
     "NO_SUCH_TAG": "No tag `{tag}`. Tags: {tags}",
+    "NO_SUCH_COMMAND": "prdigest-tui: {name}: no such command or file (commands: check, export, locate)",
+    "NEEDS_TERMINAL": "prdigest-tui: the reader needs a terminal, and its {stream} is not one "
+    "(in a script: prdigest-tui check, export or locate)",
 }
 
 ZH: dict[str, object] = {
@@ -237,8 +242,10 @@ ZH: dict[str, object] = {
     "CONFIG_INVALID_YAML": "{path}：第 {line} 行第 {column} 列 YAML 无效：{error}",
     "CONFIG_NOT_MAPPING": "{path}：应为映射（键: 值），实际是 {kind}",
     "CONFIG_UNKNOWN_KEY": "{path}：未知的键 `{key}`（可用：{known}）",
+    "CONFIG_UNKNOWN_KEYS": "{path}：{n} 个未知的键：{keys}（可用：{known}）",
     "CONFIG_KEYMAP_NOT_MAPPING": "{path}：`keymap` 应把按键绑定 id 映射到按键，实际是 {kind}",
     "CONFIG_UNKNOWN_BINDING": "{path}：keymap：未知的绑定 id `{id}`",
+    "CONFIG_UNKNOWN_BINDINGS": "{path}：keymap：{n} 个未知的绑定 id：{ids}",
     "CONFIG_BAD_KEYS": "{path}：keymap：`{id}`：不是按键：{keys}",
     "CONFIG_CLASH": "按键映射：{key} 绑定了多个操作（{actions}）",
     "CONFIG_EXPECTED": "{path}：`{key}` 应为{expected}，实际是 {kind}",
@@ -267,6 +274,8 @@ ZH: dict[str, object] = {
     "EXPORT_UNCHECKED": "尚未勾选",
     "EXPORT_OPEN": "待办与未决事项",
     "NO_SUCH_TAG": "没有标签 `{tag}`。现有标签：{tags}",
+    "NO_SUCH_COMMAND": "prdigest-tui：{name}：没有这个命令或文件（命令：check、export、locate）",
+    "NEEDS_TERMINAL": "prdigest-tui：阅读器需要终端，而它的{stream}不是终端（脚本中请用 prdigest-tui check、export 或 locate）",
 }
 
 # Binding descriptions (footer) and tooltips (key panel), by binding id.
@@ -410,8 +419,9 @@ NOTHING_TO_UNDO = NO_UNREAD = ACTIONS_TITLE = ACTIONS_COUNT = NO_ACTIONS = SCOPE
 PALETTE_PLACEHOLDER = PALETTE_REVIEW = PALETTE_TAG = PALETTE_REVIEW_HELP = PALETTE_TAG_HELP = ""
 CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_UNKNOWN_KEY = ""
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
+CONFIG_UNKNOWN_BINDINGS = CONFIG_UNKNOWN_KEYS = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
-NO_SUCH_TAG = ""
+NO_SUCH_TAG = NO_SUCH_COMMAND = NEEDS_TERMINAL = ""
 STATUS_LINE = CONFIG_EXPECTED = CONFIG_UNKNOWN_VERDICT = CONFIG_NOTIFY_PROGRAM = CONFIG_VIEW_UNKNOWN_TAG = ""
 CONFIG_EXPECTED_WORDS: dict[str, str] = {}
 CONFIG_PROGRAM_PROBLEMS: dict[str, str] = {}

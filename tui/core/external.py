@@ -6,6 +6,7 @@ to run, what to copy. The app does the handing over.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,15 +33,39 @@ def openable(url: str | None) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
+# Editors known to take `--` (the end of options), and where their `+LINE` goes:
+# vim, neovim and emacs read every word after `--` as a file name, so `+LINE`
+# comes first; nano reads `+LINE` from the words getopt left (so after `--`,
+# whatever getopt's mode); helix takes `+N` then `--` (since 23.10; older ones
+# open a buffer named `+N`). Other editors get no `--`: some would open a file
+# named `--`. Their path is absolute, so it cannot look like an option anyway.
+LINE_THEN_END = frozenset({
+    "vi", "vim", "vim.basic", "vim.tiny", "vim.nox", "vim.gtk3", "view", "gvim", "nvim",
+    "emacs", "emacs-nox", "hx", "helix",
+})  # fmt: skip
+END_THEN_LINE = frozenset({"nano", "rnano"})
+
+
 def editor_command(environ: Mapping[str, str], path: Path, line: int) -> list[str]:
-    """`$VISUAL`, else `$EDITOR`, else vi, opened at `line` of `path`."""
+    """`$VISUAL`, else `$EDITOR`, else vi, opened at `line` of `path`.
+
+    The file name comes from an entry folder: it is passed absolute, so a name
+    such as `-c:!cmd` or `+cmd` is never read as an option or a command, and
+    after `--` where the editor is known to take it."""
     editor = environ.get("VISUAL") or environ.get("EDITOR") or DEFAULT_EDITOR
     try:
         words = shlex.split(editor)
     except ValueError:  # an unbalanced quote: take it as plain words
         words = editor.split()
     words = words or [DEFAULT_EDITOR]
-    return [*words, f"+{max(1, line)}", str(path)]
+    target = os.path.abspath(path)
+    at = f"+{max(1, line)}"
+    name = os.path.basename(words[0])
+    if name in LINE_THEN_END:
+        return [*words, at, "--", target]
+    if name in END_THEN_LINE:
+        return [*words, "--", at, target]
+    return [*words, at, target]
 
 
 def refs(item: Item) -> list[str]:

@@ -12,6 +12,8 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import NamedTuple
 
+from tui.core.text import escaped, one_line
+
 try:
     # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL
     # (~1 ms), and the first frame needs digests (its review's item keys).
@@ -48,7 +50,9 @@ class Location(NamedTuple):
     column: int  # 1-based
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
+        """`path:line:column`, the path escaped: a name holding an escape sequence
+        (a folder named on the command line is not checked) shows it as `\\x1b`."""
+        return f"{escaped(str(self.path))}:{self.line}:{self.column}"
 
 
 class Problem(NamedTuple):
@@ -58,7 +62,7 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
+        return f"{self.location}: {one_line(self.message)}"
 
 
 class Item(NamedTuple):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P/X/^/_ ... ST),
 # 8-bit CSI/OSC (\x9b, \x9d), then any other two-character ESC sequence. Compiled
@@ -24,17 +25,36 @@ _ESCAPES_PATTERN = r"""
 _INTRODUCERS = re.compile(r"[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
 # C0 except \t and \n, DEL, C1. \r is handled by newline normalisation first.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Bidi overrides and isolates can reorder what the terminal shows; drop them too.
-_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+# Bidi controls can reorder what the terminal shows, and invisible characters
+# can hide text or make two different words look the same (a ref `foo\u200bbar`
+# is not `foobar`): both are dropped. Bidi embeddings, overrides and isolates;
+# the marks LRM, RLM, ALM; ZERO WIDTH SPACE, WORD JOINER, the invisible math
+# operators, the deprecated format controls, ZERO WIDTH NO-BREAK SPACE (BOM) and
+# the interlinear annotation controls.
+_INVISIBLE_CLASS = "\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+# ZERO WIDTH JOINER and NON-JOINER are writing, not hiding, where they join: the
+# ZWJ inside an emoji sequence (👩‍💻), and either between letters of scripts
+# that need them (Persian می‌خواهم, Devanagari क्‍ष). Elsewhere they are dropped.
+_JOINERS = re.compile("[\u200c\u200d]")
+# Tag characters spell an emoji flag after U+1F3F4 (🏴󠁧󠁢󠁳󠁣󠁴󠁿); anywhere else they are
+# invisible text (and a known way to hide words from a reader), so dropped.
+_TAGS = re.compile("(\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f)|[\U000e0000-\U000e007f]")
 # NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are line breaks (YAML reads them so
 # in a file); terminals draw them as nothing or as a box, so they become "\n".
 _BREAKS = re.compile(r"\r\n?|[\x85\u2028\u2029]")
-# Anything `clean` would change, plus tab and newline: not allowed in a name shown
-# on one line (a file name, a key in a message).
+# Controls, line breaks and bidi controls (tab and newline too): not allowed in a
+# file name in a folder, nor in a name shown on one line (a key in a message).
 _UNSAFE_IN_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-# Anything `clean` would change: the above but tab and newline. Most text has none,
-# and one search is cheaper than the substitutions.
-_DIRTY = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# What `escaped` writes as an escape: the above and the invisible characters.
+_SHOWN_ESCAPED = re.compile(
+    f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{_INVISIBLE_CLASS}\u200c\u200d\U000e0000-\U000e007f]"
+)
+# Anything `clean` may change. Most text has none, and one search is cheaper
+# than the substitutions.
+_DIRTY = re.compile(
+    f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029{_INVISIBLE_CLASS}\u200c\u200d\U000e0000-\U000e007f]"
+)
 
 _CODE = re.compile(r"`([^`\n]+)`")
 
@@ -45,19 +65,52 @@ def _escapes() -> re.Pattern[str]:
 
 
 def needs_cleaning(text: str) -> bool:
-    """True if `clean` would change `text`."""
+    """False if `clean` would return `text` as it is (True: it may not)."""
     return _DIRTY.search(text) is not None
 
 
 def clean(text: str) -> str:
-    """Return `text` with escape sequences and control characters removed."""
+    """Return `text` with escape sequences, control characters, bidi controls and
+    invisible characters removed (joiners where they join are kept)."""
     if _DIRTY.search(text) is None:
         return text
     text = _BREAKS.sub("\n", text)
     if _INTRODUCERS.search(text):
         text = _escapes().sub("", text)
     text = _CONTROLS.sub("", text)
-    return _BIDI.sub("", text)
+    text = _INVISIBLE.sub("", text)
+    if "\u200c" in text or "\u200d" in text:
+        text = _JOINERS.sub(lambda m: m.group() if _joins(m.string, m.start()) else "", text)
+    if _TAGS.search(text):
+        text = _TAGS.sub(lambda m: m.group(1) or "", text)
+    return text
+
+
+def _emoji(char: str) -> bool:
+    """Roughly Extended_Pictographic (which `unicodedata` does not know): the
+    emoji blocks, the symbols and dingbats emoji are drawn from."""
+    code = ord(char)
+    return (
+        0x1F000 <= code <= 0x1FAFF
+        or 0x2600 <= code <= 0x27BF
+        or 0x2300 <= code <= 0x23FF
+        or 0x2B00 <= code <= 0x2BFF
+    )
+
+
+def _letter(char: str, *, mark: bool = False) -> bool:
+    """A letter (or with `mark`, a combining mark, as a virama) of a script beyond ASCII."""
+    return ord(char) > 0x7F and unicodedata.category(char)[0] in ("LM" if mark else "L")
+
+
+def _joins(text: str, at: int) -> bool:
+    """Does the joiner at `text[at]` join: between emoji (ZWJ), or between letters?"""
+    if at == 0 or at + 1 >= len(text):
+        return False
+    before, after = text[at - 1], text[at + 1]
+    if text[at] == "\u200d" and _emoji(after) and (_emoji(before) or before in "\ufe0f\u20e3"):
+        return True
+    return _letter(before, mark=True) and _letter(after)
 
 
 def one_line(text: str) -> str:
@@ -68,6 +121,24 @@ def one_line(text: str) -> str:
 def unsafe_name(name: str) -> bool:
     """True if `name` holds a control, escape, line-break or bidi-override character."""
     return _UNSAFE_IN_NAME.search(name) is not None
+
+
+def escaped(name: str) -> str:
+    """`name` on one line, each character `clean` would drop written as an
+    escape (`\\x1b`, `\\x0a`, `\\u202e`): for file names and paths, shown as they
+    are, so the file can be found, and never as what the characters would do."""
+    if _SHOWN_ESCAPED.search(name) is None:
+        return name
+    flags = [match.span(1) for match in _TAGS.finditer(name) if match.group(1)]
+
+    def escape(match: re.Match[str]) -> str:
+        char, at = match.group(), match.start()
+        if (char in "\u200c\u200d" and _joins(name, at)) or any(a <= at < b for a, b in flags):
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+    return _SHOWN_ESCAPED.sub(escape, name)
 
 
 def code_spans(text: str) -> list[tuple[str, bool]]:

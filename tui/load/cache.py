@@ -32,7 +32,7 @@ from tui.store.atomic import write_atomic
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 5
+VERSION = 6  # 6: text cleaned of invisible characters (tui.core.text)
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns

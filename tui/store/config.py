@@ -102,13 +102,18 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
     if not isinstance(doc, dict):
         config.warnings.append(words.CONFIG_NOT_MAPPING.format(path=where, kind=_kind(doc)))
         return config
-    for key in doc:
-        if key not in KNOWN_KEYS:
-            config.warnings.append(
-                words.CONFIG_UNKNOWN_KEY.format(
-                    path=where, key=one_line(str(key))[:80], known=", ".join(KNOWN_KEYS)
-                )
+    unknown = [key for key in doc if key not in KNOWN_KEYS]
+    known = ", ".join(KNOWN_KEYS)
+    if len(unknown) == 1:
+        config.warnings.append(
+            words.CONFIG_UNKNOWN_KEY.format(path=where, key=_name(unknown[0]), known=known)
+        )
+    elif unknown:
+        config.warnings.append(
+            words.CONFIG_UNKNOWN_KEYS.format(
+                path=where, n=f"{len(unknown):,}", keys=_listed(unknown), known=known
             )
+        )
     checker = _Checker(where, config)
     checker.keymap(doc.get("keymap"), binding_ids)
     checker.views(doc.get("views"))
@@ -142,10 +147,11 @@ class _Checker:
         if not isinstance(keymap, dict):
             self.warn(words.CONFIG_KEYMAP_NOT_MAPPING, kind=_kind(keymap))
             return
+        unknown_ids = []
         for binding_id, keys in keymap.items():
-            name = one_line(str(binding_id))[:80]
+            name = _name(binding_id)
             if binding_ids is not None and binding_id not in binding_ids:
-                self.warn(words.CONFIG_UNKNOWN_BINDING, id=name)
+                unknown_ids.append(binding_id)
                 continue
             if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
                 keys = ",".join(keys)
@@ -158,6 +164,12 @@ class _Checker:
                 self.warn(words.CONFIG_BAD_KEYS, id=name, keys=shown)
                 continue
             self.config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
+        # One warning for all the unknown ids, however many: each is a notification,
+        # and a thousand of them held the first frame back ~10 s.
+        if len(unknown_ids) == 1:
+            self.warn(words.CONFIG_UNKNOWN_BINDING, id=_name(unknown_ids[0]))
+        elif unknown_ids:
+            self.warn(words.CONFIG_UNKNOWN_BINDINGS, n=f"{len(unknown_ids):,}", ids=_listed(unknown_ids))
 
     def names(self, key: str, value: object) -> list[str]:
         """A list of names (a lone string counts as a list of one)."""
@@ -268,6 +280,21 @@ def _program_problem(program: Path | None) -> str | None:
     if not os.access(program, os.X_OK):
         return "not_executable"
     return None
+
+
+LISTED = 5
+"""Names a warning about many of them lists; the count says how many more."""
+
+
+def _name(value: object) -> str:
+    """A name from the config, as a message quotes it: one line, at most 80 characters."""
+    return one_line(str(value))[:80]
+
+
+def _listed(names: list[object]) -> str:
+    """The first few names, backticked, and "…" when there are more."""
+    shown = ", ".join(f"`{_name(name)}`" for name in names[:LISTED])
+    return shown + (", …" if len(names) > LISTED else "")
 
 
 def valid_key(key: str) -> bool:

@@ -16,7 +16,7 @@ import asyncio
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import constants, events, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -31,6 +31,7 @@ from tui import __version__, collector, words, writer
 from tui.core.filters import Filters, labels, marks_narrow, select
 from tui.core.model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from tui.core.search import SearchIndex
+from tui.core.text import clean
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
 from tui.load.first_frame import (
@@ -300,6 +301,10 @@ class PrDigestApp(App[None]):
         if loaded.keymap:
             self.keymap = loaded.keymap
             self.set_keymap(loaded.keymap)
+
+    def notify(self, message: str, *, title: str = "", **options: Any) -> None:
+        """Every notification cleaned as entry text is: many quote a path or a name."""
+        super().notify(clean(message), title=clean(title), **options)
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node: object) -> None:
         """Textual found a keymap clash (it calls this on every key press): say so once."""
