@@ -118,6 +118,17 @@ EN: dict[str, object] = {
     "EXPORT_UNCHECKED": "Not checked yet",
     "EXPORT_OPEN": "Open actions and items",
     "NO_SUCH_TAG": "No tag `{tag}`. Tags: {tags}",
+    "CONFIG_REPOS_NOT_MAPPING": "{path}: `repos` must map owner/name to a folder, found {kind}",
+    "CONFIG_BAD_REPO": "{path}: repos: `{repo}` is not owner/name",
+    "CONFIG_BAD_REPO_DIR": "{path}: repos: `{repo}`: the clone's folder must be text, found {kind}",
+    "NO_CLONE": "No clone of {repo}: map it under `repos:` in {config}, or pass --repo-dir DIR",
+    "NOT_A_CLONE": "{path} is not a git work tree",
+    "PR_NOT_IN_CLONE": "PR #{pr} is not in your clone: git fetch?",
+    "REF_MISSING": "ref `{ref}` is not in the clone",
+    "REF_AMBIGUOUS": "ref `{ref}` is ambiguous: {candidates}",
+    "CODE_READ_ONLY": "{path} as of {commit}, before the PR (read-only)",
+    "NO_PR_COMMIT": "No PR commit to show a diff of",
+    "NO_DIFF": "The PR did not change {path}",
 }
 
 ZH: dict[str, object] = {
@@ -227,6 +238,17 @@ ZH: dict[str, object] = {
     "EXPORT_UNCHECKED": "尚未勾选",
     "EXPORT_OPEN": "待办与未决事项",
     "NO_SUCH_TAG": "没有标签 `{tag}`。现有标签：{tags}",
+    "CONFIG_REPOS_NOT_MAPPING": "{path}：`repos` 应把 owner/name 映射到文件夹，实际是 {kind}",
+    "CONFIG_BAD_REPO": "{path}：repos：`{repo}` 不是 owner/name",
+    "CONFIG_BAD_REPO_DIR": "{path}：repos：`{repo}`：克隆的文件夹应是文本，实际是 {kind}",
+    "NO_CLONE": "没有找到 {repo} 的本地克隆：在 {config} 的 `repos:` 中配置，或使用 --repo-dir DIR",
+    "NOT_A_CLONE": "{path} 不是 git 工作区",
+    "PR_NOT_IN_CLONE": "PR #{pr} 不在你的克隆中：需要 git fetch？",
+    "REF_MISSING": "引用 `{ref}` 在克隆中找不到",
+    "REF_AMBIGUOUS": "引用 `{ref}` 有多个候选：{candidates}",
+    "CODE_READ_ONLY": "{path}（{commit}，PR 之前的版本，只读）",
+    "NO_PR_COMMIT": "没有可显示差异的 PR 提交",
+    "NO_DIFF": "该 PR 没有改动 {path}",
 }
 
 # Binding descriptions (footer) and tooltips (key panel), by binding id.
@@ -371,7 +393,9 @@ PALETTE_PLACEHOLDER = PALETTE_REVIEW = PALETTE_TAG = PALETTE_REVIEW_HELP = PALET
 CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_UNKNOWN_KEY = ""
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
-NO_SUCH_TAG = ""
+NO_SUCH_TAG = NO_CLONE = NOT_A_CLONE = PR_NOT_IN_CLONE = REF_MISSING = REF_AMBIGUOUS = ""
+CODE_READ_ONLY = NO_PR_COMMIT = NO_DIFF = ""
+CONFIG_REPOS_NOT_MAPPING = CONFIG_BAD_REPO = CONFIG_BAD_REPO_DIR = ""
 STATUS_PROBLEMS: tuple[str, str] = ("", "")
 RELOAD_UPDATED: tuple[str, str] = ("", "")
 RELOAD_PROBLEM_FILES: tuple[str, str] = ("", "")

@@ -4,6 +4,8 @@
 keymap:              # binding id: keys (comma-separated), as Textual's set_keymap takes them
   search: ctrl+f
   review.toggle: space,x
+repos:               # a reviewed repo -> your local clone of it, where refs open
+  vllm-project/vllm: ~/src/vllm
 ```
 
 Everything wrong in it (unreadable, invalid YAML, an unknown key, an unknown
@@ -13,6 +15,7 @@ problem; the rest of the file still applies.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +24,7 @@ from tui import words
 from tui.core.text import one_line
 from tui.store.safe_read import read_regular
 
-KNOWN_KEYS = ("keymap",)
+KNOWN_KEYS = ("keymap", "repos")
 MAX_CONFIG_BYTES = 1024 * 1024
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
@@ -29,6 +32,7 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 @dataclass
 class Config:
     keymap: dict[str, str] = field(default_factory=dict)
+    repos: dict[str, Path] = field(default_factory=dict)  # owner/name -> clone, `~` expanded
     warnings: list[str] = field(default_factory=list)
 
 
@@ -93,6 +97,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
                     path=where, key=one_line(str(key))[:80], known=", ".join(KNOWN_KEYS)
                 )
             )
+    _read_repos(doc.get("repos"), config, where)
     keymap = doc.get("keymap")
     if keymap is None:
         return config
@@ -116,6 +121,29 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
             continue
         config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
     return config
+
+
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+def _read_repos(repos: object, config: Config, where: str) -> None:
+    """`repos:` maps `owner/name` to a folder; each bad entry is a warning."""
+    if repos is None:
+        return
+    if not isinstance(repos, dict):
+        config.warnings.append(words.CONFIG_REPOS_NOT_MAPPING.format(path=where, kind=_kind(repos)))
+        return
+    for repo, folder in repos.items():
+        name = one_line(str(repo))[:80]
+        if not isinstance(repo, str) or not _REPO.match(repo):
+            config.warnings.append(words.CONFIG_BAD_REPO.format(path=where, repo=name))
+            continue
+        if not isinstance(folder, str) or not folder.strip() or "\0" in folder:
+            config.warnings.append(
+                words.CONFIG_BAD_REPO_DIR.format(path=where, repo=name, kind=_kind(folder))
+            )
+            continue
+        config.repos[repo] = Path(folder.strip()).expanduser()
 
 
 def valid_key(key: str) -> bool:
