@@ -1,5 +1,6 @@
 """Command line: `prdigest-tui [PATH ...]` opens the reader; `check` lints files,
-`export` prints the reading list, `locate` prints where things live.
+`export` prints the reading list, `refs` where each ref is in your clone,
+`locate` prints where things live.
 
 Textual is imported only when the reader is opened, so `check`, `export` and
 `locate` stay quick (and work where Textual would not).
@@ -12,8 +13,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui import __version__, collector, words
+
+if TYPE_CHECKING:
+    from tui.clone.resolve import ReviewRefs
+    from tui.core.model import Library
 
 
 def _language(arg: str | None) -> str:
@@ -35,6 +41,12 @@ def _check(argv: Sequence[str]) -> int:
         description="Validate entry files; print file:line:column: message for each problem.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument(
+        "--repo-dir",
+        type=Path,
+        metavar="DIR",
+        help="also warn about refs that this clone does not have, or has more than one of",
+    )
     args = parser.parse_args(argv)
     from tui.core.model import Library
     from tui.load.parse import load_paths
@@ -42,14 +54,69 @@ def _check(argv: Sequence[str]) -> int:
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
-    for problem in problems:
+    warnings = []
+    if args.repo_dir is not None:
+        from tui import refs_report
+
+        results, _ = _resolve_refs(library, args.repo_dir)
+        for note in dict.fromkeys(r.note for r in results if r.clone is None and r.note):
+            print(note, file=sys.stderr)  # PRs the clone lacks are warnings at their reviews
+        warnings = refs_report.warnings(library, results)
+    for problem in sorted([*problems, *warnings], key=lambda p: tuple(p.location)):
         print(problem)
     files = len(result.files)
-    print(
-        f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems",
-        file=sys.stderr,
-    )
+    summary = f"{len(library.reviews)} reviews in {files} files, {len(problems)} problems"
+    if args.repo_dir is not None:
+        summary += f", {len(warnings)} warnings"
+    print(summary, file=sys.stderr)
     return 1 if problems else 0
+
+
+def _resolve_refs(library: Library, repo_dir: Path | None) -> tuple[list[ReviewRefs], list[str]]:
+    from tui import refs_report
+    from tui.store import config, locations
+
+    settings = config.load(locations.config_file(), keys=False)
+    for warning in settings.warnings:
+        print(warning, file=sys.stderr)
+    return refs_report.resolve_all(
+        library.reviews,
+        repo_dir=repo_dir,
+        configured=settings.repos,
+        cwd=Path.cwd(),
+        config_path=locations.config_file(),
+        cache_dir=locations.clone_cache_dir(),
+    )
+
+
+def _refs(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui refs",
+        description="Print every ref of every review with where it resolves in your clone. "
+        "TSV columns: review, pr, ref, kind, status, path, line, candidates (space-separated).",
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+    parser.add_argument(
+        "--repo-dir", type=Path, metavar="DIR", help="the clone to look in (default: config repos:, else .)"
+    )
+    parser.add_argument("--format", choices=("tsv", "json"), default="tsv", help="TSV (default) or JSON")
+    args = parser.parse_args(argv)
+    from tui import refs_report
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
+    from tui.store import locations
+
+    result = load_paths(args.paths or locations.default_paths())
+    library = Library.build(result.files, result.problems)
+    results, notes = _resolve_refs(library, args.repo_dir)
+    for note in notes:
+        print(note, file=sys.stderr)
+    sys.stdout.write(refs_report.to_json(results) if args.format == "json" else refs_report.to_tsv(results))
+    if problems := library.all_problems():
+        print(f"{len(problems)} problems in entry files (prdigest-tui check lists them)", file=sys.stderr)
+    return 0
 
 
 def _export(argv: Sequence[str]) -> int:
@@ -128,10 +195,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _export(argv[1:])
     if argv[:1] == ["locate"]:
         return _locate(argv[1:])
+    if argv[:1] == ["refs"]:
+        return _refs(argv[1:])
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
-        "Subcommands: check PATH..., export [--unread] [--tag T] [--format md|json], locate.",
+        "Subcommands: check PATH... [--repo-dir DIR], refs [--format tsv|json], export [--unread] [--tag T] [--format md|json], locate.",
     )
     parser.add_argument(
         "paths",

@@ -157,7 +157,11 @@ def _parse_grep(output: bytes, names: set[str], strip_prefix: str = "") -> dict[
         if (match := _DEF_LINE.match(content)) and match.group(3) in names:
             definition = Definition(path, line, match.group(2), len(match.group(1).expandtabs()))
             found.setdefault(match.group(3), []).append(definition)
-        elif (match := _ASSIGN_LINE.match(content)) and match.group(2) in names:
+        elif (
+            (match := _ASSIGN_LINE.match(content))
+            and match.group(2) in names
+            and not content.rstrip().endswith(",")  # a keyword argument or a parameter's default
+        ):
             definition = Definition(path, line, "assign", len(match.group(1).expandtabs()))
             found.setdefault(match.group(2), []).append(definition)
     return found

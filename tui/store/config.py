@@ -48,10 +48,12 @@ def _read(path: Path) -> str:
     return read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
 
 
-def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
+def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = True) -> Config:
     """Read the config at `path` (a missing file is an empty config).
 
     With `binding_ids`, keymap entries for other ids are reported and dropped.
+    `keys=False` leaves the keymap unread: checking key names needs Textual,
+    which the commands that only want `repos:` do not import.
     """
     config = Config()
     where = str(path)
@@ -99,7 +101,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
             )
     _read_repos(doc.get("repos"), config, where)
     keymap = doc.get("keymap")
-    if keymap is None:
+    if keymap is None or not keys:
         return config
     if not isinstance(keymap, dict):
         config.warnings.append(words.CONFIG_KEYMAP_NOT_MAPPING.format(path=where, kind=_kind(keymap)))
