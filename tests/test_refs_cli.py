@@ -151,3 +151,18 @@ def test_check_warns_at_each_ref(tmp_path: Path) -> None:
     assert "3 reviews in 1 files, 0 problems, 3 warnings" in result.stderr
     plain = run("check", "e.yaml", cwd=entry.parent)
     assert plain.returncode == 0 and plain.stdout == ""
+
+
+def test_marks_made_before_the_bundled_reviews_had_prs_carry_over(tmp_path: Path) -> None:
+    from tui.store.state import ReadState
+
+    state_file = tmp_path / "state.json"
+    state = ReadState(state_file)
+    state.set_read(
+        "vllm-project/vllm:kpool 索引器迁入 glm5next 并拆分后端", True
+    )  # the key before `pr: 55358`
+    state.save()
+    result = run("export", "--unread", "--format", "json", "--state", str(state_file))
+    assert result.returncode == 0, result.stderr
+    unread = [entry["pr"] for entry in json.loads(result.stdout)]
+    assert len(unread) == 7 and 55358 not in unread

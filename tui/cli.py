@@ -149,6 +149,7 @@ def _export(argv: Sequence[str]) -> int:
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load()
+    state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
         print(warning, file=sys.stderr)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
