@@ -213,11 +213,28 @@ def test_verdicts_are_known():
         assert review.get("verdict") in VERDICTS, f"{review.get('title')}: verdict {review.get('verdict')!r}"
 
 
+PR_NUMBERS_FILE = SEED_FILE.with_name("pr-numbers.md")
+
+
 def test_nothing_the_seed_does_not_give():
-    # The seed gives no PR numbers, links or dates: none may be invented.
+    # The seed gives no links or dates: none may be invented. PR numbers come
+    # from shared/seeds/pr-numbers.md (see the next test).
     for review in _reviews():
-        for key in ("pr", "url", "date"):
+        for key in ("url", "date"):
             assert key not in review, f"{review.get('title')}: has {key!r}, which the seed does not give"
+        assert isinstance(review.get("pr"), int), f"{review.get('title')}: no pr"
+
+
+def test_pr_numbers_are_those_found_for_the_seed():
+    if not PR_NUMBERS_FILE.is_file():
+        pytest.skip(f"PR numbers not available at {PR_NUMBERS_FILE}")
+    table = {}
+    for line in PR_NUMBERS_FILE.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[1].isdigit():
+            table[cells[0]] = int(cells[1])  # the likely one where it names an alternative
+    assert len(table) == EXPECTED_REVIEWS
+    assert {review["title"]: review["pr"] for review in _reviews()} == table
 
 
 def test_only_known_keys():

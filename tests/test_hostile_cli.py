@@ -106,7 +106,10 @@ def test_a_mistyped_command_with_no_terminal_says_so(tmp_path: Path) -> None:
         timeout=30,
     )
     assert result.returncode == 2
-    assert result.stderr == "prdigest-tui: chek: no such command or file (commands: check, export, locate)\n"
+    assert (
+        result.stderr
+        == "prdigest-tui: chek: no such command or file (commands: check, schema, export, status, refs, locate)\n"
+    )
     assert result.stdout == ""
 
 

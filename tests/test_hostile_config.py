@@ -34,7 +34,7 @@ async def test_a_thousand_unknown_binding_ids_are_one_notification(tmp_path: Pat
         assert "keymap: 1,000 unknown binding ids: " in ids
         assert ids.endswith("`no.such.binding0`, `no.such.binding1`, `no.such.binding2`, "
                             "`no.such.binding3`, `no.such.binding4`, …")  # fmt: skip
-        assert "300 unknown keys: `colour0`," in keys and "(known: keymap, views, " in keys
+        assert "300 unknown keys: `colour0`," in keys and "(known: keymap, repos, views, " in keys
         await pilot.press("ctrl+f")  # the good entry still applies
         await pilot.pause()
         assert app.query_one("#search-bar").display

@@ -231,3 +231,41 @@ def test_two_processes_lose_no_marks(tmp_path: Path) -> None:
     assert checked == expected
     assert not list(tmp_path.glob("*.tmp"))
     assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_a_review_that_gains_a_pr_keeps_its_marks(tmp_path: Path) -> None:
+    from tui.core.model import Item, Location, Review
+
+    def review(pr: int | None) -> Review:
+        return Review(
+            title="Move the indexer",
+            repo="vllm-project/vllm",
+            verdict="deep",
+            summary="s",
+            tags=(),
+            location=Location(tmp_path / "e.yaml", 1, 1),
+            pr=pr,
+            focus=(Item("focus", "one"),),
+        )
+
+    before, after = review(None), review(55358)
+    item = before.focus[0]
+    path = tmp_path / "state.json"
+    state = ReadState(path)
+    state.set_read(before.key, True)
+    state.set_checked(before.key, item.key, True, item.digest)
+    state.save()
+
+    later = ReadState(path)
+    later.load()
+    assert not later.is_read(after.key)
+    assert later.adopt_title_marks([after]) == 1
+    assert later.is_read(after.key) and later.checked(after.key) == {item.key}
+    assert later.is_read(before.key)  # the old key's marks stay for an older entry file
+    later.save()
+    again = ReadState(path)
+    again.load()
+    assert again.is_read("vllm-project/vllm#55358")
+    # marks made under the new key are never replaced by the old ones
+    again.set_read(after.key, False)
+    assert again.adopt_title_marks([after]) == 0 and not again.is_read(after.key)

@@ -157,3 +157,24 @@ async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> Non
         app.apply_updates(load_updates([entry]))
         await pilot.pause()
         assert "(P lists problems)" in pane()
+
+
+def test_repos_map_repositories_to_clones(tmp_path: Path) -> None:
+    from tui.store import config
+
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "repos:\n  vllm-project/vllm: ~/src/vllm\n  a/b: /abs/b\n  not-a-repo: /x\n  c/d: [1]\n",
+        encoding="utf-8",
+    )
+    loaded = config.load(path)
+    assert loaded.repos == {
+        "vllm-project/vllm": Path.home() / "src" / "vllm",
+        "a/b": Path("/abs/b"),
+    }
+    assert loaded.warnings == [
+        f"{path}: repos: `not-a-repo` is not owner/name",
+        f"{path}: repos: `c/d`: the clone's folder must be text, found a list",
+    ]
+    path.write_text("repos: [a]\n", encoding="utf-8")
+    assert config.load(path).warnings == [f"{path}: `repos` must map owner/name to a folder, found a list"]

@@ -1,5 +1,6 @@
 """Command line: `prdigest-tui [PATH ...]` opens the reader; `check` lints files,
 `schema` prints the entry format's JSON Schema, `export` prints the reading list,
+`refs` where each ref is in your clone,
 `locate` prints where things live.
 
 Textual is imported only when the reader is opened, so `check`, `schema`,
@@ -13,9 +14,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui import __version__, check_formats, collector, words
 from tui.output import guarded, out, warn
+
+if TYPE_CHECKING:
+    from tui.clone.resolve import ReviewRefs
+    from tui.core.model import Library
 
 
 def _language(arg: str | None) -> str:
@@ -44,6 +50,12 @@ def _check(argv: Sequence[str]) -> int:
         help="text: file:line:column: message (default); github: workflow commands that "
         "annotate a pull request; json: a list of {file, line, column, severity, message}",
     )
+    parser.add_argument(
+        "--repo-dir",
+        type=Path,
+        metavar="DIR",
+        help="also warn about refs that this clone does not have, or has more than one of",
+    )
     args = parser.parse_args(argv)
     from tui.core.model import Library
     from tui.load.parse import load_paths
@@ -51,9 +63,20 @@ def _check(argv: Sequence[str]) -> int:
     result = load_paths(args.paths)
     library = Library.build(result.files, result.problems)
     problems = library.all_problems()
-    # Every problem check finds is an error: each makes a file, or a review, not load.
-    out(check_formats.render(args.format, [("error", problem) for problem in problems]))
-    warn(f"{len(library.reviews)} reviews in {len(result.files)} files, {len(problems)} problems")
+    warnings = []
+    if args.repo_dir is not None:
+        from tui import refs_report
+
+        results, _ = _resolve_refs(library, args.repo_dir)
+        for note in dict.fromkeys(r.note for r in results if r.clone is None and r.note):
+            warn(note)  # PRs the clone lacks are warnings at their reviews
+        warnings = refs_report.warnings(library, results)
+    found = sorted([*problems, *warnings], key=lambda p: tuple(p.location))
+    out(check_formats.render(args.format, [(problem.severity, problem) for problem in found]))
+    summary = f"{len(library.reviews)} reviews in {len(result.files)} files, {len(problems)} problems"
+    if args.repo_dir is not None:
+        summary += f", {len(warnings)} warnings"
+    warn(summary)
     return 1 if problems else 0
 
 
@@ -70,6 +93,53 @@ def _schema(argv: Sequence[str]) -> int:
         out(f"{schema.path()}\n")
     else:
         out(schema.text())
+    return 0
+
+
+def _resolve_refs(library: Library, repo_dir: Path | None) -> tuple[list[ReviewRefs], list[str]]:
+    from tui import refs_report
+    from tui.store import config, locations
+
+    settings = config.load(locations.config_file(), keys=False)
+    for warning in settings.warnings:
+        warn(warning)
+    return refs_report.resolve_all(
+        library.reviews,
+        repo_dir=repo_dir,
+        configured=settings.repos,
+        cwd=Path.cwd(),
+        config_path=locations.config_file(),
+        cache_dir=locations.clone_cache_dir(),
+    )
+
+
+def _refs(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="prdigest-tui refs",
+        description="Print every ref of every review with where it resolves in your clone. "
+        "TSV columns: review, pr, ref, kind, status, path, line, candidates (space-separated).",
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+    parser.add_argument(
+        "--repo-dir", type=Path, metavar="DIR", help="the clone to look in (default: config repos:, else .)"
+    )
+    parser.add_argument("--format", choices=("tsv", "json"), default="tsv", help="TSV (default) or JSON")
+    args = parser.parse_args(argv)
+    from tui import refs_report
+    from tui.core.model import Library
+    from tui.load.parse import load_paths
+    from tui.store import locations
+
+    result = load_paths(args.paths or locations.default_paths())
+    library = Library.build(result.files, result.problems)
+    results, notes = _resolve_refs(library, args.repo_dir)
+    for note in notes:
+        warn(note)
+    out(refs_report.to_json(results) if args.format == "json" else refs_report.to_tsv(results))
+    if problems := library.all_problems():
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
     return 0
 
 
@@ -103,6 +173,7 @@ def _export(argv: Sequence[str]) -> int:
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load()
+    state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
         warn(warning)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
@@ -146,7 +217,7 @@ def _status(argv: Sequence[str]) -> int:
     except status.FormatError as exc:
         warn(f"prdigest-tui status: --format: {exc}")
         return 2
-    settings = config.load(locations.config_file())
+    settings = config.load(locations.config_file(), keys=False)
     if missing := sorted(wanted - settings.views.keys()):
         known = ", ".join(settings.views) or "none configured"
         warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
@@ -203,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "schema": _schema,
         "export": _export,
         "status": _status,
+        "refs": _refs,
         "locate": _locate,
     }
     if argv[:1] and argv[0] in commands:
@@ -211,7 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "
-        "Subcommands: check [--format text|github|json] PATH..., schema [--path], export [--unread] [--tag T] [--format md|json], locate.",
+        "Subcommands: check [--format text|github|json] [--repo-dir DIR] PATH..., schema [--path], "
+        "export [--unread] [--tag T] [--format md|json], status [--format FORMAT], "
+        "refs [--repo-dir DIR] [--format tsv|json], locate.",
     )
     parser.add_argument(
         "paths",

@@ -140,9 +140,20 @@ EN: dict[str, object] = {
     "EXPORT_UNCHECKED": "Not checked yet",
     "EXPORT_OPEN": "Open actions and items",
     "NO_SUCH_TAG": "No tag `{tag}`. Tags: {tags}",
-    "NO_SUCH_COMMAND": "prdigest-tui: {name}: no such command or file (commands: check, export, locate)",
+    "NO_SUCH_COMMAND": "prdigest-tui: {name}: no such command or file (commands: check, schema, export, status, refs, locate)",
     "NEEDS_TERMINAL": "prdigest-tui: the reader needs a terminal, and its {stream} is not one "
-    "(in a script: prdigest-tui check, export or locate)",
+    "(in a script: prdigest-tui check, export, status or locate)",
+    "CONFIG_REPOS_NOT_MAPPING": "{path}: `repos` must map owner/name to a folder, found {kind}",
+    "CONFIG_BAD_REPO": "{path}: repos: `{repo}` is not owner/name",
+    "CONFIG_BAD_REPO_DIR": "{path}: repos: `{repo}`: the clone's folder must be text, found {kind}",
+    "NO_CLONE": "No clone of {repo}: map it under `repos:` in {config}, or pass --repo-dir DIR",
+    "NOT_A_CLONE": "{path} is not a git work tree",
+    "PR_NOT_IN_CLONE": "PR #{pr} is not in your clone: git fetch?",
+    "REF_MISSING": "ref `{ref}` is not in the clone",
+    "REF_AMBIGUOUS": "ref `{ref}` is ambiguous: {candidates}",
+    "CODE_READ_ONLY": "{path} as of {commit}, before the PR (read-only)",
+    "NO_PR_COMMIT": "No PR commit to show a diff of",
+    "NO_DIFF": "The PR did not change {path}",
 }
 
 ZH: dict[str, object] = {
@@ -274,8 +285,19 @@ ZH: dict[str, object] = {
     "EXPORT_UNCHECKED": "尚未勾选",
     "EXPORT_OPEN": "待办与未决事项",
     "NO_SUCH_TAG": "没有标签 `{tag}`。现有标签：{tags}",
-    "NO_SUCH_COMMAND": "prdigest-tui：{name}：没有这个命令或文件（命令：check、export、locate）",
-    "NEEDS_TERMINAL": "prdigest-tui：阅读器需要终端，而它的{stream}不是终端（脚本中请用 prdigest-tui check、export 或 locate）",
+    "NO_SUCH_COMMAND": "prdigest-tui：{name}：没有这个命令或文件（命令：check、schema、export、status、refs、locate）",
+    "NEEDS_TERMINAL": "prdigest-tui：阅读器需要终端，而它的{stream}不是终端（脚本中请用 prdigest-tui check、export、status 或 locate）",
+    "CONFIG_REPOS_NOT_MAPPING": "{path}：`repos` 应把 owner/name 映射到文件夹，实际是 {kind}",
+    "CONFIG_BAD_REPO": "{path}：repos：`{repo}` 不是 owner/name",
+    "CONFIG_BAD_REPO_DIR": "{path}：repos：`{repo}`：克隆的文件夹应是文本，实际是 {kind}",
+    "NO_CLONE": "没有找到 {repo} 的本地克隆：在 {config} 的 `repos:` 中配置，或使用 --repo-dir DIR",
+    "NOT_A_CLONE": "{path} 不是 git 工作区",
+    "PR_NOT_IN_CLONE": "PR #{pr} 不在你的克隆中：需要 git fetch？",
+    "REF_MISSING": "引用 `{ref}` 在克隆中找不到",
+    "REF_AMBIGUOUS": "引用 `{ref}` 有多个候选：{candidates}",
+    "CODE_READ_ONLY": "{path}（{commit}，PR 之前的版本，只读）",
+    "NO_PR_COMMIT": "没有可显示差异的 PR 提交",
+    "NO_DIFF": "该 PR 没有改动 {path}",
 }
 
 # Binding descriptions (footer) and tooltips (key panel), by binding id.
@@ -329,6 +351,13 @@ BINDINGS_EN: dict[str, tuple[str, str]] = {
     "problems.down": ("Down", "Next problem"),
     "problems.up": ("Up", "Previous problem"),
     "todo.close": ("Close", "Close this view"),
+    "code.editor": ("Editor", "Open this file at this line in $EDITOR"),
+    "code.diff": ("Diff", "What the PR changed in this file"),
+    "code.pr_diff": ("PR diff", "The whole PR's diff, file by file"),
+    "code.back": ("Back", "Back to the review"),
+    "diff.next_file": ("Next file", "The next file of the diff"),
+    "diff.previous_file": ("Previous file", "The previous file of the diff"),
+    "diff.back": ("Back", "Back to the code"),
     "todo.down": ("Down", "Next item"),
     "todo.up": ("Up", "Previous item"),
     "todo.toggle": ("Check", "Check or uncheck the item"),
@@ -386,6 +415,13 @@ BINDINGS_ZH: dict[str, tuple[str, str]] = {
     "problems.down": ("下移", "下一个问题"),
     "problems.up": ("上移", "上一个问题"),
     "todo.close": ("关闭", "关闭此视图"),
+    "code.editor": ("编辑器", "在 $EDITOR 中打开此文件的这一行"),
+    "code.diff": ("差异", "该 PR 对此文件的改动"),
+    "code.pr_diff": ("PR 差异", "整个 PR 的差异，按文件"),
+    "code.back": ("返回", "返回评审"),
+    "diff.next_file": ("下一个文件", "差异中的下一个文件"),
+    "diff.previous_file": ("上一个文件", "差异中的上一个文件"),
+    "diff.back": ("返回", "返回代码"),
     "todo.down": ("下移", "下一条"),
     "todo.up": ("上移", "上一条"),
     "todo.toggle": ("勾选", "勾选或取消该条目"),
@@ -421,10 +457,13 @@ CONFIG = CONFIG_UNREADABLE = CONFIG_INVALID_YAML = CONFIG_NOT_MAPPING = CONFIG_U
 CONFIG_KEYMAP_NOT_MAPPING = CONFIG_UNKNOWN_BINDING = CONFIG_BAD_KEYS = CONFIG_CLASH = ""
 CONFIG_UNKNOWN_BINDINGS = CONFIG_UNKNOWN_KEYS = ""
 THEME_UNKNOWN = EXPORT_TITLE = EXPORT_COUNTS = EXPORT_UNCHECKED = EXPORT_OPEN = ""
-NO_SUCH_TAG = NO_SUCH_COMMAND = NEEDS_TERMINAL = ""
+NO_SUCH_COMMAND = NEEDS_TERMINAL = ""
 STATUS_LINE = CONFIG_EXPECTED = CONFIG_UNKNOWN_VERDICT = CONFIG_NOTIFY_PROGRAM = CONFIG_VIEW_UNKNOWN_TAG = ""
 CONFIG_EXPECTED_WORDS: dict[str, str] = {}
 CONFIG_PROGRAM_PROBLEMS: dict[str, str] = {}
+NO_SUCH_TAG = NO_CLONE = NOT_A_CLONE = PR_NOT_IN_CLONE = REF_MISSING = REF_AMBIGUOUS = ""
+CODE_READ_ONLY = NO_PR_COMMIT = NO_DIFF = ""
+CONFIG_REPOS_NOT_MAPPING = CONFIG_BAD_REPO = CONFIG_BAD_REPO_DIR = ""
 STATUS_PROBLEMS: tuple[str, str] = ("", "")
 RELOAD_UPDATED: tuple[str, str] = ("", "")
 RELOAD_PROBLEM_FILES: tuple[str, str] = ("", "")

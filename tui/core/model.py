@@ -56,13 +56,19 @@ class Location(NamedTuple):
 
 
 class Problem(NamedTuple):
-    """Something wrong in a user's file, located so an editor can jump to it."""
+    """Something wrong in a user's file, located so an editor can jump to it.
+
+    An error stops what it is in from loading; a warning (a ref the clone does
+    not have) does not, and says so in its text."""
 
     location: Location
     message: str
+    severity: str = "error"  # or "warning"
 
     def __str__(self) -> str:
-        return f"{self.location}: {one_line(self.message)}"
+        if self.severity == "error":
+            return f"{self.location}: {one_line(self.message)}"
+        return f"{self.location}: {self.severity}: {one_line(self.message)}"
 
 
 class Item(NamedTuple):

@@ -9,6 +9,8 @@ views:               # named filters: the sidebar lists them, 1-9 jump to them
 mute: [ci]           # tags whose reviews leave All, Unread, views and counts
 read_on_open: [skip] # verdicts marked read when a review is opened
 notify: [notify-send, "prdigest: {count} new"]   # run on new or updated reviews
+repos:               # a reviewed repo -> your local clone of it, where refs open
+  vllm-project/vllm: ~/src/vllm
 ```
 
 Everything wrong in it (unreadable, invalid YAML, an unknown key, an unknown
@@ -19,6 +21,7 @@ problem; the rest of the file still applies.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 from collections.abc import Collection
@@ -31,7 +34,7 @@ from tui.core.text import one_line
 from tui.core.views import View
 from tui.store.safe_read import read_regular
 
-KNOWN_KEYS = ("keymap", "views", "mute", "read_on_open", "notify")
+KNOWN_KEYS = ("keymap", "repos", "views", "mute", "read_on_open", "notify")
 VIEW_KEYS = ("tags", "verdict", "repos", "unread", "unchecked", "search")
 MAX_CONFIG_BYTES = 1024 * 1024
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
@@ -40,6 +43,7 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 @dataclass
 class Config:
     keymap: dict[str, str] = field(default_factory=dict)
+    repos: dict[str, Path] = field(default_factory=dict)  # owner/name -> clone, `~` expanded
     views: dict[str, View] = field(default_factory=dict)
     mute: frozenset[str] = frozenset()
     read_on_open: frozenset[str] = frozenset()
@@ -60,10 +64,12 @@ def _read(path: Path) -> str:
     return read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
 
 
-def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
+def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = True) -> Config:
     """Read the config at `path` (a missing file is an empty config).
 
     With `binding_ids`, keymap entries for other ids are reported and dropped.
+    `keys=False` leaves the keymap unread: checking key names needs Textual,
+    which the commands that only want `repos:` do not import.
     """
     config = Config()
     where = str(path)
@@ -114,8 +120,10 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
                 path=where, n=f"{len(unknown):,}", keys=_listed(unknown), known=known
             )
         )
+    _read_repos(doc.get("repos"), config, where)
     checker = _Checker(where, config)
-    checker.keymap(doc.get("keymap"), binding_ids)
+    if keys:
+        checker.keymap(doc.get("keymap"), binding_ids)
     checker.views(doc.get("views"))
     config.mute = frozenset(checker.names("mute", doc.get("mute")))
     config.read_on_open = frozenset(checker.verdicts("read_on_open", doc.get("read_on_open")))
@@ -295,6 +303,29 @@ def _listed(names: list[object]) -> str:
     """The first few names, backticked, and "…" when there are more."""
     shown = ", ".join(f"`{_name(name)}`" for name in names[:LISTED])
     return shown + (", …" if len(names) > LISTED else "")
+
+
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+def _read_repos(repos: object, config: Config, where: str) -> None:
+    """`repos:` maps `owner/name` to a folder; each bad entry is a warning."""
+    if repos is None:
+        return
+    if not isinstance(repos, dict):
+        config.warnings.append(words.CONFIG_REPOS_NOT_MAPPING.format(path=where, kind=_kind(repos)))
+        return
+    for repo, folder in repos.items():
+        name = one_line(str(repo))[:80]
+        if not isinstance(repo, str) or not _REPO.match(repo):
+            config.warnings.append(words.CONFIG_BAD_REPO.format(path=where, repo=name))
+            continue
+        if not isinstance(folder, str) or not folder.strip() or "\0" in folder:
+            config.warnings.append(
+                words.CONFIG_BAD_REPO_DIR.format(path=where, repo=name, kind=_kind(folder))
+            )
+            continue
+        config.repos[repo] = Path(folder.strip()).expanduser()
 
 
 def valid_key(key: str) -> bool:

@@ -46,6 +46,14 @@ def known_file() -> Path:
     return platformdirs.user_cache_path(APP_NAME) / "known-reviews.marshal"
 
 
+def clone_cache_dir() -> Path:
+    """What is learnt from the user's clones (PR -> commit, per HEAD); honours
+    XDG_CACHE_HOME. Anything in it can be deleted."""
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP_NAME) / "clones"
+
+
 def bundled_entries() -> Path:
     """The digest shipped with the package.
 

@@ -14,12 +14,15 @@ import json
 import math
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.safe_read import UnfitFile, read_regular
+
+if TYPE_CHECKING:
+    from tui.core.model import Review
 
 try:
     import fcntl
@@ -134,6 +137,26 @@ class ReadState:
 
     def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
         self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
+
+    def adopt_title_marks(self, reviews: Iterable[Review]) -> int:
+        """Marks made before a review had a `pr:` are under its `repo:title` key;
+        a review that has gained one (key `repo#pr`) and has no marks of its own
+        takes a copy of them. The old key's marks stay, for an older version
+        of the file. Returns how many reviews adopted marks."""
+        if not any(":" in key for key in self.reviews):  # `repo#pr` keys have no ':'
+            return 0
+        from tui.core.model import review_key
+
+        adopted = 0
+        for review in reviews:
+            if review.pr is None or review.key in self.reviews:
+                continue
+            old = self.reviews.get(review_key(review.repo, None, review.title))
+            if old is not None:
+                marks = self.reviews[review.key] = ReviewMarks()
+                marks.read, marks.items, marks.seen = old.read, dict(old.items), old.seen
+                adopted += 1
+        return adopted
 
     # -- disk ----------------------------------------------------------------
 

@@ -377,6 +377,8 @@ class PrDigestApp(App[None]):
         replaced by a neighbour: the row at `fallback` in the list. With
         `relist` False (only marks changed, and no filter depends on them) the
         same reviews stay listed and only their rows and the review are redrawn."""
+        if relist:
+            self.state.adopt_title_marks(self.library.reviews)  # reviews that gained a `pr:`
         if self.current_key not in self.library.by_key:
             self.set_reactive(PrDigestApp.current_key, None)
             relist = True

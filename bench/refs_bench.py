@@ -1,0 +1,147 @@
+"""How long resolving a review's refs takes in a real clone, and how soon a code view is on screen.
+
+    python bench/refs_bench.py --repo-dir /work/vllm          # 9 runs
+    python bench/refs_bench.py --repo-dir /work/vllm --runs 21
+
+Refs: every bundled review resolved `--runs` times by a fresh `Resolver` (so
+each run pays its `git ls-files`) and by a warm one (the listing kept, as the
+reader keeps it while the index does not change); p50 and max per review. The
+PR map is built once first (the first run after a HEAD moves pays it: reported
+apart).
+
+Code view: headless, from `push_screen` to the frame after it, reading the
+file included, for a small file, a 10,000-line file and a real file of the
+clone; next to a bare Textual screen holding one Label, pushed the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tui.clone import content  # noqa: E402
+from tui.clone.find import find_clone  # noqa: E402
+from tui.clone.prs import PrCommits  # noqa: E402
+from tui.clone.resolve import Resolver  # noqa: E402
+from tui.core.model import Library  # noqa: E402
+from tui.load.parse import load_paths  # noqa: E402
+
+
+def refs(repo_dir: Path, runs: int) -> None:
+    result = load_paths([ROOT / "entries"])
+    library = Library.build(result.files, result.problems)
+    found = find_clone("vllm-project/vllm", repo_dir=repo_dir)
+    assert found.clone is not None, found.note
+    with tempfile.TemporaryDirectory() as cache:
+        t = time.perf_counter()
+        PrCommits(found.clone, Path(cache)).commit(1)
+        scan = time.perf_counter() - t
+        t = time.perf_counter()
+        PrCommits(found.clone, Path(cache)).commit(1)
+        cached = time.perf_counter() - t
+        print(
+            f"PR map: {scan * 1000:.0f} ms to scan HEAD's subjects, {cached * 1000:.0f} ms from the cache\n"
+        )
+        warm = Resolver(found.clone, PrCommits(found.clone, Path(cache)))
+        print("| review | refs | found | cold p50 ms | cold max ms | warm p50 ms |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        all_cold: list[float] = []
+        for review in library.reviews:
+            cold_times, warm_times = [], []
+            for _ in range(runs):
+                fresh = Resolver(found.clone, PrCommits(found.clone, Path(cache)))
+                t = time.perf_counter()
+                resolved = fresh.resolve(review)
+                cold_times.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                warm.resolve(review)
+                warm_times.append(time.perf_counter() - t)
+            unique = resolved.unique()
+            refs_count = sum(r.ref.is_ref for r in unique)
+            found_count = sum(r.status == "found" for r in unique)
+            all_cold += cold_times
+            print(
+                f"| {review.title[:24]} | {refs_count} | {found_count} | "
+                f"{statistics.median(cold_times) * 1000:.0f} | {max(cold_times) * 1000:.0f} | "
+                f"{statistics.median(warm_times) * 1000:.0f} |"
+            )
+        print(f"\nall reviews, cold: p50 {statistics.median(all_cold) * 1000:.0f} ms (target <= 300 ms)\n")
+
+
+async def _time_push(make_screen, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
+    from textual.app import App
+
+    class Host(App[None]):
+        pass
+
+    app = Host()
+    times = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(runs):
+            t = time.perf_counter()
+            screen = make_screen()
+            await app.push_screen(screen)
+            await pilot.pause()
+            times.append(time.perf_counter() - t)
+            app.pop_screen()
+            await pilot.pause()
+    return times
+
+
+def code_view(repo_dir: Path, runs: int) -> None:
+    from textual.screen import Screen
+    from textual.widgets import Label
+
+    from tui.ui.screens.code import CodeFile, CodeScreen
+
+    clone = find_clone("vllm-project/vllm", repo_dir=repo_dir).clone
+    assert clone is not None
+    small = "".join(f"def f{n}():\n    return {n}\n" for n in range(20))
+    big = "".join(f"def f{n}(x):\n    return x + {n}  # comment\n" for n in range(5_000))
+    real = "vllm/v1/core/sched/scheduler.py"
+
+    class Bare(Screen[None]):
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield Label("hello")
+
+    cases = {
+        "bare Textual screen (Label)": lambda: Bare(),
+        "code view, 40 lines": lambda: CodeScreen(CodeFile("small.py", small, 20, "/x")),
+        "code view, 10,000 lines, line 9,000": lambda: CodeScreen(CodeFile("big.py", big, 9_000, "/x")),
+        f"code view, {real} read from the clone": lambda: CodeScreen(
+            CodeFile(real, content.file_text(clone, real), 500, content.absolute_path(clone, real))
+        ),
+    }
+    print("| screen pushed (120x40, headless) | p50 ms | max ms | / bare |")
+    print("| --- | --- | --- | --- |")
+    bare = None
+    for name, make in cases.items():
+        times = asyncio.run(_time_push(make, runs))
+        p50 = statistics.median(times)
+        bare = bare or p50
+        print(f"| {name} | {p50 * 1000:.1f} | {max(times) * 1000:.1f} | {p50 / bare:.2f} |")
+    print("\ntarget: a code view on screen <= 50 ms after enter")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repo-dir", type=Path, required=True, help="a clone of vllm-project/vllm")
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    refs(args.repo_dir, args.runs)
+    code_view(args.repo_dir, args.runs)
+
+
+if __name__ == "__main__":
+    main()
