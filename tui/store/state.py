@@ -10,9 +10,11 @@ moved aside, never overwritten, and the caller is told so it can warn the user.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -337,13 +339,43 @@ def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) ->
     return changed
 
 
+class UnfitLock(OSError):
+    """The lock file is not a regular file: a link planted to make us create or
+    open a file elsewhere, or something else in its place."""
+
+
+_LOCK_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _open_lock(path: Path) -> int:
+    """The lock file, created if missing; never through a symbolic link."""
+    lock = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock, _LOCK_FLAGS, 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a socket, a folder
+            raise UnfitLock(f"the lock file {lock} is not a regular file") from exc
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UnfitLock(f"the lock file {lock} is not a regular file")
+    return fd
+
+
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """Serialise read-merge-write between instances with an advisory lock file."""
     if fcntl is None:  # pragma: no cover
         yield
         return
-    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = _open_lock(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
