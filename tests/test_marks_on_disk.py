@@ -8,12 +8,18 @@ Real files, real processes and signals, a real tmpfs; the app through Pilot.
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 from app_helpers import make_app, write_review
 from deadline import deadline
 
+from tui.load.cache import ParseCache
 from tui.store.state import ReadState
 
 REVIEW = "o/r#1"
@@ -105,3 +111,102 @@ async def test_the_reader_warns_about_a_planted_lock_link_and_keeps_marks(tmp_pa
         assert app.state.is_read(app.current_key)
         assert app.is_running
     assert not os.path.lexists(victim)
+
+
+# -- 9. interrupted parse-cache saves ---------------------------------------------------------
+
+CACHE_SAVER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from tui.load.cache import ParseCache
+
+    cache = ParseCache(Path(sys.argv[1]), version_key="t")
+    blob = b"x" * (1 << 20)
+    cache.store(
+        [(f"/e/{i}.yaml", (1, i), (("t", "o/r", "deep", ("a",), 1, 1, i, blob),), ()) for i in range(24)]
+    )
+    print("saving", flush=True)
+    while True:  # save after save, so a signal lands in the middle of one
+        cache.dirty = True
+        cache.save()
+    """
+)
+
+
+def _cache_saver(path: Path) -> subprocess.Popen:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CACHE_SAVER, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline() == "saving\n"
+    return child
+
+
+def _temps(folder: Path) -> list[Path]:
+    return sorted(folder.glob(".*.tmp"))
+
+
+def _catch_mid_save(child: subprocess.Popen, folder: Path, sig: int) -> Path:
+    """Send `sig` to `child` while one of its temp files exists; that file."""
+    with deadline(30):
+        while True:
+            temps = _temps(folder)
+            if temps:
+                child.send_signal(sig)
+                if sig == signal.SIGTERM:
+                    child.wait()
+                # Still there now the signal landed: it was caught in the middle.
+                still = [t for t in temps if t.exists()]
+                if still:
+                    return still[0]
+                if sig == signal.SIGTERM:
+                    raise AssertionError("the save finished before the signal; try again")
+                child.send_signal(signal.SIGCONT)
+
+
+def test_a_cache_save_killed_by_sigterm_leaves_no_temp_file_after_the_next_save(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / "parse-cache"
+    for _attempt in range(5):
+        child = _cache_saver(path)
+        try:
+            leaked = _catch_mid_save(child, folder, signal.SIGTERM)
+            break
+        except AssertionError:
+            continue
+        finally:
+            child.kill()
+            child.wait()
+    else:
+        raise AssertionError("never caught a save in the middle")
+    assert child.returncode == -signal.SIGTERM
+    assert leaked.stat().st_size > 0  # a partial cache, left behind
+    # The next start (a fresh process) saves its cache: the leak is gone.
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from tui.load.cache import ParseCache;"
+         "c = ParseCache(Path(sys.argv[1]), version_key='t'); c.load(); c.save()", str(path)],
+        check=True,
+    )  # fmt: skip
+    assert _temps(folder) == []
+
+
+def test_a_cache_save_still_under_way_in_another_process_keeps_its_temp_file(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / "parse-cache"
+    child = _cache_saver(path)
+    try:
+        theirs = _catch_mid_save(child, folder, signal.SIGSTOP)  # stopped in the middle of a save
+        mine = ParseCache(path, version_key="t")
+        mine.dirty = True
+        mine.save()
+        assert theirs.exists()  # a live writer's temp file is not ours to delete
+        child.send_signal(signal.SIGCONT)
+        with deadline(30):
+            while theirs.exists():  # renamed into place by its writer
+                time.sleep(0.005)
+        assert ParseCache(path, version_key="t").load()  # and what it wrote is a whole cache
+    finally:
+        child.kill()
+        child.wait()
