@@ -7,6 +7,7 @@ Real files, real processes and signals, a real tmpfs; the app through Pilot.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import stat
@@ -19,8 +20,9 @@ from pathlib import Path
 from app_helpers import make_app, write_review
 from deadline import deadline
 
+from tui.core.clock import HybridClock, Stamp
 from tui.load.cache import ParseCache
-from tui.store.state import ReadState
+from tui.store.state import FORMAT, VERSION, ReadState
 
 REVIEW = "o/r#1"
 
@@ -210,3 +212,130 @@ def test_a_cache_save_still_under_way_in_another_process_keeps_its_temp_file(tmp
     finally:
         child.kill()
         child.wait()
+
+
+# -- 6. clocks that disagree -----------------------------------------------------------------
+
+AN_HOUR = 3600.0
+
+
+def a_file_from_a_clock_ahead(path: Path, read: bool = True) -> None:
+    """Marks written by a reader whose clock is an hour ahead (another machine,
+    or this one before NTP stepped its clock back)."""
+    ahead = time.time() + AN_HOUR
+    path.write_text(
+        json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "reviews": {
+                    REVIEW: {"read": {"v": read, "t": ahead}, "items": {"focus:a": {"v": True, "t": ahead}}}
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+
+
+def test_a_mark_stamped_in_the_future_can_be_undone(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    a_file_from_a_clock_ahead(path)
+    state = fresh(path)
+    assert state.is_read(REVIEW) and state.checked(REVIEW) == {"focus:a"}
+    state.set_read(REVIEW, False)  # `r`
+    state.set_checked(REVIEW, "focus:a", False)
+    state.save()
+    assert not state.is_read(REVIEW) and state.checked(REVIEW) == frozenset()
+    again = fresh(path)
+    assert not again.is_read(REVIEW) and again.checked(REVIEW) == frozenset()
+
+
+def test_a_mark_from_a_clock_ahead_merged_at_save_can_be_undone(tmp_path: Path) -> None:
+    """The future mark arrives while the reader runs (another reader saved it):
+    the reader's next mark still wins."""
+    path = tmp_path / "state.json"
+    mine = fresh(path)
+    mine.set_read(REVIEW, True)
+    mine.save()
+    a_file_from_a_clock_ahead(path, read=False)  # another reader, clock ahead, unmarked it
+    mine.set_checked(REVIEW, "focus:b", True)
+    assert mine.save() is True and not mine.is_read(REVIEW)
+    mine.set_read(REVIEW, True)  # read again, now
+    mine.save()
+    assert fresh(path).is_read(REVIEW)
+
+
+def test_a_clock_stepped_back_during_a_session_keeps_the_newest_mark(tmp_path: Path) -> None:
+    readings = iter([1000.0, 400.0, 400.0, 399.0])  # NTP steps the clock back after the first mark
+    path = tmp_path / "state.json"
+    state = ReadState(path, clock=HybridClock(wall=lambda: next(readings)))
+    state.load()
+    state.set_read(REVIEW, True)
+    state.save()
+    state.set_read(REVIEW, False)
+    state.set_checked(REVIEW, "focus:a", True)
+    state.set_checked(REVIEW, "focus:a", False)
+    state.save()
+    again = fresh(path)
+    assert not again.is_read(REVIEW) and again.checked(REVIEW) == frozenset()
+
+
+def test_the_hybrid_clock_orders_stamps_whatever_the_wall_clock_does() -> None:
+    walls = iter([10.0, 10.0, 5.0, 12.0, 30.0, 31.0])
+    clock = HybridClock(wall=lambda: next(walls))
+    first = clock.now()
+    assert first == Stamp(10.0, 0)  # the wall clock, while it leads
+    stamps = [first, clock.now(), clock.now()]  # the same reading, then an earlier one
+    assert stamps == sorted(stamps) and len(set(stamps)) == 3
+    clock.observe(Stamp(20.0, 4))  # a mark read from the file, from a clock ahead
+    assert clock.now() == Stamp(20.0, 5)  # the wall says 12: later than what was seen anyway
+    assert clock.now() == Stamp(30.0, 0)  # the wall clock leads again
+    clock.observe(Stamp(1.0, 0))  # an old mark changes nothing
+    assert clock.now() == Stamp(31.0, 0) == clock.last
+
+
+def test_state_files_with_plain_times_still_load_and_counts_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    old = {"format": FORMAT, "version": VERSION, "reviews": {REVIEW: {"read": {"v": True, "t": 1700000000}}}}
+    path.write_text(json.dumps(old), encoding="utf-8")  # as the reader wrote before, an int time too
+    state = fresh(path)
+    assert state.warnings == [] and state.is_read(REVIEW)
+    walls = iter([5.0, 5.0])
+    behind = ReadState(path, clock=HybridClock(wall=lambda: next(walls)))
+    behind.load()
+    behind.set_checked(REVIEW, "focus:a", True)
+    behind.save()
+    raw = json.loads(path.read_text(encoding="utf-8"))["reviews"][REVIEW]
+    assert raw["read"] == {"v": True, "t": 1700000000.0}  # no `c` while the clock led
+    assert raw["items"]["focus:a"] == {"v": True, "t": 1700000000.0, "c": 1}
+    assert fresh(path).checked(REVIEW) == {"focus:a"}
+
+
+def test_a_bad_count_is_a_broken_state_file(tmp_path: Path) -> None:
+    for n, bad in enumerate([True, -1, 1.5, "2", 2**64]):
+        path = tmp_path / f"state{n}.json"
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "reviews": {REVIEW: {"read": {"v": True, "t": 1.0, "c": bad}}},
+        }
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        state = fresh(path)
+        assert len(state.warnings) == 1 and "unreadable" in state.warnings[0], bad
+        assert not state.is_read(REVIEW)
+
+
+async def test_r_unmarks_a_review_read_in_the_future(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "state.json"
+    path.parent.mkdir()
+    a_file_from_a_clock_ahead(path)
+    app = make_app(tmp_path, [one_review_folder(tmp_path)], state=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.current_key == REVIEW and app.state.is_read(REVIEW)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: not fresh(path).is_read(REVIEW), "the unmark saved")
+        assert not app.state.is_read(REVIEW)
+        await pilot.press("z")  # undo: read again, and that wins too
+        await wait_for(pilot, lambda: fresh(path).is_read(REVIEW), "the undo saved")
+        assert app.state.is_read(REVIEW)

@@ -1,8 +1,9 @@
 """The reader's marks (reviews read, items checked), kept on disk.
 
-Every mark carries the time it was made, so two instances writing the same file
-merge instead of overwriting each other: on save, the file on disk is read under
-a lock, the newer mark wins field by field, and the result is written atomically
+Every mark carries when it was made (a hybrid logical clock's stamp,
+`tui.core.clock`: wall-clock time, but always later than every mark read), so two
+instances writing the same file merge instead of overwriting each other: on save,
+the file on disk is read under a lock, the newer mark wins field by field, and the result is written atomically
 (temp file, fsync, rename, fsync of the folder). A file that cannot be read is
 moved aside, never overwritten, and the caller is told so it can warn the user.
 """
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from tui.core.clock import HybridClock, Stamp
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.safe_read import UnfitFile, read_regular
 
@@ -36,13 +38,19 @@ class StateError(Exception):
     """The state file exists but is not a state file we can read."""
 
 
+def _stamp_json(at: Stamp) -> dict[str, object]:
+    # `c` only when a mark was stamped past the wall clock: files stay as they
+    # were (a float `t`) for everyone whose clock never went back.
+    return {"t": at.wall, "c": at.count} if at.count else {"t": at.wall}
+
+
 class Mark(NamedTuple):
     value: bool
-    at: float
+    at: Stamp
     digest: str | None = None  # an item's text digest when it was checked
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"v": self.value, "t": self.at}
+        out: dict[str, object] = {"v": self.value, **_stamp_json(self.at)}
         if self.digest is not None:
             out["h"] = self.digest
         return out
@@ -52,10 +60,10 @@ class Seen(NamedTuple):
     """The fingerprint of a review when the reader last read or checked it."""
 
     fingerprint: dict[str, object]
-    at: float
+    at: Stamp
 
     def to_json(self) -> dict[str, object]:
-        return {"v": self.fingerprint, "t": self.at}
+        return {"v": self.fingerprint, **_stamp_json(self.at)}
 
 
 class ReviewMarks:
@@ -69,23 +77,21 @@ class ReviewMarks:
         self.seen: Seen | None = None
 
 
-def _clock() -> float:
-    return time.time()
-
-
 class ReadState:
     """Marks in memory, and the one place that reads and writes the state file.
 
     `path=None` keeps marks in memory only (used when the state folder cannot
-    be written).
+    be written). Marks are stamped by `clock`, which sees every mark read from
+    the file: a new mark wins over every mark the reader has seen, whatever the
+    wall clock says.
     """
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, clock: HybridClock | None = None) -> None:
         self.path = path
+        self.clock = clock if clock is not None else HybridClock()
         self.reviews: dict[str, ReviewMarks] = {}
         self.saving = path is not None
         self.warnings: list[str] = []
-        self._last = 0.0
 
     # -- queries -------------------------------------------------------------
 
@@ -121,11 +127,8 @@ class ReadState:
 
     # -- changes -------------------------------------------------------------
 
-    def _now(self) -> float:
-        # Strictly increasing, so two marks in the same clock tick keep their order.
-        now = max(_clock(), self._last + 1e-6)
-        self._last = now
-        return now
+    def _now(self) -> Stamp:
+        return self.clock.now()
 
     def set_read(self, review_key: str, value: bool) -> None:
         self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
@@ -144,7 +147,7 @@ class ReadState:
         if self.path is None:
             return
         try:
-            self.reviews = _read(self.path)
+            self.reviews = self._read()
         except (FileNotFoundError, NotADirectoryError):
             self.reviews = {}  # nothing there yet (or its folder cannot exist): `save` tells
         except (OSError, StateError) as exc:
@@ -163,7 +166,7 @@ class ReadState:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with _locked(self.path):
                 try:
-                    theirs = _read(self.path)
+                    theirs = self._read()
                 except FileNotFoundError:
                     theirs = {}
                 except StateError as exc:
@@ -198,6 +201,17 @@ class ReadState:
             )
             return
         self.warnings.append(f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks.")
+
+    def _read(self) -> dict[str, ReviewMarks]:
+        """The file's marks, each seen by the clock."""
+        assert self.path is not None
+        reviews = _read(self.path)
+        observe = self.clock.observe
+        for marks in reviews.values():
+            for mark in (marks.read, marks.seen, *marks.items.values()):
+                if mark is not None:
+                    observe(mark.at)
+        return reviews
 
 
 MAX_STATE_BYTES = 64 * 1024 * 1024
@@ -248,15 +262,21 @@ def _mark(raw: object) -> Mark:
         isinstance(raw, dict)
         and isinstance(raw.get("v"), bool)
         and _is_time(raw.get("t"))
+        and _is_count(raw.get("c", 0))
         and isinstance(raw.get("h", ""), str)
     ):
-        return Mark(raw["v"], float(raw["t"]), raw.get("h"))
+        return Mark(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)), raw.get("h"))
     raise StateError(f"bad mark {_short(raw)}")
 
 
 def _seen(raw: object) -> Seen:
-    if isinstance(raw, dict) and _is_fingerprint(raw.get("v")) and _is_time(raw.get("t")):
-        return Seen(raw["v"], float(raw["t"]))  # type: ignore[arg-type]
+    if (
+        isinstance(raw, dict)
+        and _is_fingerprint(raw.get("v"))
+        and _is_time(raw.get("t"))
+        and _is_count(raw.get("c", 0))
+    ):
+        return Seen(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)))  # type: ignore[arg-type]
     raise StateError("bad `seen` record")
 
 
@@ -287,6 +307,10 @@ def _is_time(value: object) -> bool:
         return math.isfinite(float(value))
     except OverflowError:  # an integer too large for a float
         return False
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
 
 
 def _short(raw: object) -> str:
