@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from app_helpers import make_app, write_review
 from deadline import deadline
 
@@ -339,3 +341,117 @@ async def test_r_unmarks_a_review_read_in_the_future(tmp_path: Path) -> None:
         await pilot.press("z")  # undo: read again, and that wins too
         await wait_for(pilot, lambda: fresh(path).is_read(REVIEW), "the undo saved")
         assert app.state.is_read(REVIEW)
+
+
+# -- 5. a device, a pipe or a socket as the state path --------------------------------------
+
+
+def _device(path: Path) -> None:
+    """A character device like /dev/null (1, 3), made here: never the real one."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+
+
+def _socket(path: Path) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX)
+    here = os.getcwd()
+    os.chdir(path.parent)  # a socket's path is limited to ~100 bytes: bind the short name
+    try:
+        sock.bind(path.name)
+    finally:
+        os.chdir(here)
+    return sock
+
+
+def _identity(path: Path) -> tuple[int, int, int, int]:
+    info = os.lstat(path)
+    return info.st_ino, info.st_mode, info.st_rdev, info.st_size
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "socket", "link-to-device"])
+def test_a_state_path_that_is_not_a_regular_file_is_never_renamed_or_written(
+    tmp_path: Path, kind: str
+) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    path = folder / "state.json"
+    keep = None
+    if kind == "device":
+        _device(path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        keep = _socket(path)
+    else:
+        _device(tmp_path / "null")
+        path.symlink_to(tmp_path / "null")
+    before = sorted(os.listdir(folder)), _identity(path)
+    with deadline(5):
+        state = fresh(path)
+        [warning] = state.warnings
+        assert "not a regular file" in warning and "left as it is" in warning
+        state.set_read(REVIEW, True)
+        assert state.save() is False
+        state.set_checked(REVIEW, "focus:a", True)
+        state.save()
+    assert len(state.warnings) == 1  # one warning, not one per mark
+    assert state.is_read(REVIEW) and state.checked(REVIEW) == {"focus:a"}  # kept in memory
+    assert (sorted(os.listdir(folder)), _identity(path)) == before  # no lock, no temp, nothing renamed
+    if kind == "link-to-device":
+        assert stat.S_ISCHR(os.stat(tmp_path / "null").st_mode)
+    if keep is not None:
+        keep.close()
+
+
+def test_export_with_a_device_as_state_renames_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    device = folder / "null"
+    _device(device)
+    before = _identity(device)
+    out = subprocess.run(
+        [sys.executable, "-m", "tui", "export", "--state", str(device), str(one_review_folder(tmp_path))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Alpha" in out.stdout
+    assert "not a regular file" in out.stderr
+    assert os.listdir(folder) == ["null"] and _identity(device) == before
+
+
+def test_export_never_moves_a_broken_state_file_aside(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_bytes(b'{"format": "prdig')
+    out = subprocess.run(
+        [sys.executable, "-m", "tui", "export", "--state", str(path), str(one_review_folder(tmp_path))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "unreadable" in out.stderr and "left as it is" in out.stderr
+    assert [p.name for p in tmp_path.glob("state.json*")] == ["state.json"]
+    assert path.read_bytes() == b'{"format": "prdig'
+    fresh(path)  # the reader, which writes, still moves it aside
+    assert list(tmp_path.glob("state.json.corrupt-*")) and not path.exists()
+
+
+async def test_the_reader_with_a_device_as_state_warns_once_and_keeps_marks(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    device = folder / "null"
+    _device(device)
+    before = _identity(device)
+    app = make_app(tmp_path, [one_review_folder(tmp_path)], state=device)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r", "j", "r")
+        await pilot.pause(0.3)
+        notes = [n for n in app._notifications if "not a regular file" in n.message]
+        assert len(notes) == 1 and notes[0].severity == "warning"
+        assert app.state.is_read("o/r#1") and app.state.is_read("o/r#2")
+    assert os.listdir(folder) == ["null"] and _identity(device) == before

@@ -81,7 +81,7 @@ def _export(argv: Sequence[str]) -> int:
         print(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
         return 2
     state = ReadState(args.state or locations.state_file())
-    state.load()
+    state.load(move_aside=False)  # export only reads
     for warning in state.warnings:
         print(warning, file=sys.stderr)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from tui.core.clock import HybridClock, Stamp
 from tui.store.atomic import write_atomic as _write_atomic
-from tui.store.safe_read import UnfitFile, read_regular
+from tui.store.safe_read import NotRegular, UnfitFile, read_regular
 
 try:
     import fcntl
@@ -35,7 +35,18 @@ VERSION = 1
 
 
 class StateError(Exception):
-    """The state file exists but is not a state file we can read."""
+    """The state file is a regular file but not a state file we can read: it is
+    moved aside."""
+
+
+class NotOurs(OSError):
+    """Something other than a regular file is at the state path (a device such
+    as /dev/null, a named pipe, a socket, a folder): never read, renamed or
+    replaced."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"{kind}, not a regular file")
+        self.kind = kind
 
 
 def _stamp_json(at: Stamp) -> dict[str, object]:
@@ -142,17 +153,30 @@ class ReadState:
 
     # -- disk ----------------------------------------------------------------
 
-    def load(self) -> None:
-        """Read the state file; a broken one is moved aside with a warning."""
+    def load(self, move_aside: bool = True) -> None:
+        """Read the state file. A regular file that is broken is moved aside with
+        a warning (only warned about when not `move_aside`: a command that only
+        reads never writes); anything else is left as it is, with a warning."""
         if self.path is None:
             return
+        self.reviews = {}
         try:
             self.reviews = self._read()
         except (FileNotFoundError, NotADirectoryError):
-            self.reviews = {}  # nothing there yet (or its folder cannot exist): `save` tells
-        except (OSError, StateError) as exc:
-            self.reviews = {}
-            self._set_aside(exc)
+            pass  # nothing there yet (or its folder cannot exist): `save` tells
+        except StateError as exc:
+            if move_aside:
+                self._set_aside(exc)
+            else:
+                self.warnings.append(f"State file {self.path} is unreadable ({exc}); it is left as it is.")
+        except NotOurs as exc:
+            self.saving = False
+            self.warnings.append(
+                f"State file {self.path} is {exc.strerror}: it is left as it is, "
+                "and marks are not saved (they are kept until you quit)."
+            )
+        except OSError as exc:
+            self.warnings.append(f"Cannot read marks from {self.path}: {exc.strerror or exc}.")
 
     def save(self) -> bool:
         """Merge with the file on disk and write atomically.
@@ -163,6 +187,7 @@ class ReadState:
         if self.path is None or not self.saving:
             return False
         try:
+            _ours_or_missing(self.path)  # before the lock file is made next to a device
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with _locked(self.path):
                 try:
@@ -218,9 +243,39 @@ MAX_STATE_BYTES = 64 * 1024 * 1024
 """A state file larger than this is not read (it is moved aside like a corrupt one)."""
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_ours(mode: int) -> NotOurs | None:
+    if stat.S_ISREG(mode):
+        return None
+    return NotOurs(next((name for test, name in _KINDS if test(mode)), "something else"))
+
+
+def _ours_or_missing(path: Path) -> None:
+    """Raise NotOurs unless `path` (followed if a link) is a regular file or missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if (error := _not_ours(mode)) is not None:
+        raise error
+
+
 def _read(path: Path) -> dict[str, ReviewMarks]:
+    info = os.stat(path)  # FileNotFoundError: nothing there yet
+    if (error := _not_ours(info.st_mode)) is not None:
+        raise error
     try:
         data = read_regular(path, MAX_STATE_BYTES)
+    except NotRegular as exc:  # replaced since the stat
+        raise NotOurs("something else") from exc
     except UnfitFile as exc:
         raise StateError(str(exc)) from exc
     try:
