@@ -7,13 +7,19 @@ Real files, real processes and signals, a real tmpfs; the app through Pilot.
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import pty
+import select
 import signal
 import socket
 import stat
+import struct
 import subprocess
 import sys
+import termios
 import textwrap
 import time
 from pathlib import Path
@@ -24,6 +30,7 @@ from deadline import deadline
 
 from tui.core.clock import HybridClock, Stamp
 from tui.load.cache import ParseCache
+from tui.store.saver import StateSaver
 from tui.store.state import FORMAT, VERSION, ReadState
 
 REVIEW = "o/r#1"
@@ -50,6 +57,41 @@ def one_review_folder(tmp_path: Path) -> Path:
     write_review(folder / "a.yaml", "Alpha", extra="pr: 1\nfocus:\n  - one\n")
     write_review(folder / "b.yaml", "Beta", extra="pr: 2\n")
     return folder
+
+
+def run_in_pty(argv: list[str], keys: list[bytes], ready: bytes = b"Alpha", seconds: float = 30.0) -> str:
+    """Run `argv` on a real pseudo-terminal, type `keys` once `ready` is drawn,
+    and return everything it wrote (screen and stderr) until it exits."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    out = bytearray()
+    end = time.monotonic() + seconds
+    pending = list(keys)
+    try:
+        while time.monotonic() < end:
+            readable, _, _ = select.select([master], [], [], 0.2)
+            if readable:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # EIO: the child has closed the terminal
+                    break
+                if not data:
+                    break
+                out += data
+            elif pending and ready in out:
+                os.write(master, pending.pop(0))
+                time.sleep(0.5)
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.close(master)
+    assert child.returncode == 0, out.decode(errors="replace")[-2000:]
+    return out.decode(errors="replace")
 
 
 # -- 3. a planted lock-file link ------------------------------------------------------------
@@ -455,3 +497,219 @@ async def test_the_reader_with_a_device_as_state_warns_once_and_keeps_marks(tmp_
         assert len(notes) == 1 and notes[0].severity == "warning"
         assert app.state.is_read("o/r#1") and app.state.is_read("o/r#2")
     assert os.listdir(folder) == ["null"] and _identity(device) == before
+
+
+# -- 4. a full file system, then space again -------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A real 256 KB tmpfs (root only), unmounted afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    where = tmp_path / "small"
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode(errors='replace').strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(where: Path) -> Path:
+    """Write a file until the file system is full; the file, to free it later."""
+    ballast = where / "ballast"
+    fd = os.open(ballast, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    return ballast
+
+
+def on_disk_marks(path: Path) -> tuple[set[str], frozenset[str]]:
+    state = fresh(path)
+    return set(state.read_keys()), state.checked(REVIEW)
+
+
+def test_marks_made_while_the_disk_is_full_are_saved_once_there_is_room(small_disk: Path) -> None:
+    path = small_disk / "state" / "state.json"
+    state = fresh(path)
+    state.set_read("o/r#0", True)
+    state.save()
+    ballast = fill(small_disk)
+    state.set_read(REVIEW, True)
+    state.save()
+    [warning] = state.warnings
+    assert "No space left on device" in warning and state.unsaved
+    state.set_checked(REVIEW, "focus:a", True)
+    state.save()
+    assert len(state.warnings) == 1  # one warning while it lasts, not one per mark
+    assert on_disk_marks(path) == ({"o/r#0"}, frozenset())  # the file as it was
+    ballast.unlink()  # space again
+    state.set_checked(REVIEW, "focus:b", True)
+    state.save()  # the next change saves every mark since
+    assert state.failure is None and not state.unsaved
+    assert on_disk_marks(path) == ({"o/r#0", REVIEW}, {"focus:a", "focus:b"})
+    assert sorted(os.listdir(path.parent)) == ["state.json", "state.json.lock"]  # no temp file left
+
+
+def test_quitting_retries_and_says_what_could_not_be_saved(small_disk: Path) -> None:
+    path = small_disk / "state.json"
+    ballast = fill(small_disk)
+    saver = StateSaver(fresh(path))
+    saver.state.set_read(REVIEW, True)
+    saver.request_save()
+    with deadline(10):
+        while not saver.idle:
+            time.sleep(0.01)
+    saver.collect()
+    assert saver.state.unsaved
+    report = saver.close()
+    assert report is not None and str(path) in report and "No space left on device" in report
+    # Space again before quitting: the quit saves what the failed saves could not.
+    ballast.unlink()
+    ballast = fill(small_disk)
+    saver = StateSaver(fresh(path))
+    saver.state.set_read(REVIEW, True)
+    saver.request_save()
+    with deadline(10):
+        while not saver.idle:
+            time.sleep(0.01)
+    ballast.unlink()
+    assert saver.close() is None
+    assert fresh(path).is_read(REVIEW)
+
+
+async def test_the_reader_saves_again_once_the_disk_has_room(tmp_path: Path, small_disk: Path) -> None:
+    path = small_disk / "state.json"
+    ballast = fill(small_disk)
+    app = make_app(tmp_path, [one_review_folder(tmp_path)], state=path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+
+        def warned() -> list:
+            return [n for n in app._notifications if "Cannot save marks" in n.message]
+
+        await wait_for(pilot, lambda: warned(), "a warning that the disk is full")
+        ballast.unlink()
+        await pilot.press("j", "r")
+        await wait_for(pilot, lambda: path.exists() and len(fresh(path).read_keys()) == 2, "both marks saved")
+        assert len(warned()) == 1
+    assert app.saver.report is None
+
+
+def test_the_reader_says_at_quit_that_marks_were_not_saved(tmp_path: Path, small_disk: Path) -> None:
+    """The real reader on a terminal (a pty): `r` on a full disk, then `q`."""
+    path = small_disk / "state.json"
+    fill(small_disk)
+    out = run_in_pty(
+        [sys.executable, "-m", "tui", "--state", str(path), "--no-watch", str(one_review_folder(tmp_path))],
+        keys=[b"r", b"q"],
+    )
+    assert f"prdigest-tui: marks made in this session could not be saved to {path}" in out
+    assert "No space left on device" in out
+
+
+# -- 11. a lock held by another process ------------------------------------------------------
+
+HOLDER = textwrap.dedent(
+    """
+    import fcntl, os, sys, time
+    fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    print("held", flush=True)
+    while True:
+        time.sleep(1)
+    """
+)
+
+
+def hold_lock(path: Path, stop: bool = True) -> subprocess.Popen:
+    """Another process holding the state file's lock; stopped (SIGSTOP), it never lets go."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path.with_name(path.name + ".lock"))],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    if stop:
+        holder.send_signal(signal.SIGSTOP)
+    return holder
+
+
+def let_go(holder: subprocess.Popen) -> None:
+    holder.kill()  # SIGKILL ends a stopped process too
+    holder.wait()
+
+
+def test_a_save_waits_for_a_stopped_lock_holder_only_as_long_as_it_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    holder = hold_lock(path)
+    try:
+        state = fresh(path)
+        state.set_read(REVIEW, True)
+        with deadline(10):  # without a bound, this waits for ever
+            assert state.save(lock_wait=0.2) is False
+        [warning] = state.warnings
+        assert "locked by another program" in warning and state.unsaved
+    finally:
+        let_go(holder)
+    state.set_checked(REVIEW, "focus:a", True)
+    state.save(lock_wait=0.2)
+    assert on_disk_marks(path) == ({REVIEW}, {"focus:a"}) and not state.unsaved
+
+
+async def test_a_stopped_lock_holder_never_freezes_the_reader(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "state.json"
+    path.parent.mkdir()
+    holder = hold_lock(path)
+    app = make_app(tmp_path, [one_review_folder(tmp_path)], state=path)
+    app.saver.lock_wait = 0.3
+    try:
+        with deadline(30):  # the old reader waited for the lock on the event loop: for ever
+            async with app.run_test(size=(120, 40), notifications=True) as pilot:
+                await pilot.pause()
+                await pilot.press("r", "j")  # keys go on being handled while a save waits
+                await pilot.pause()
+                assert app.state.is_read("o/r#1") and app.current_key == "o/r#2"
+
+                def warned() -> list:
+                    return [n for n in app._notifications if "locked by another program" in n.message]
+
+                await wait_for(pilot, lambda: warned(), "a warning that the lock is held")
+                assert warned()[0].severity == "warning"
+                let_go(holder)
+                await pilot.press("r")  # the next change saves them all
+                await wait_for(
+                    pilot, lambda: path.exists() and len(fresh(path).read_keys()) == 2, "both marks saved"
+                )
+                assert len(warned()) == 1
+    finally:
+        let_go(holder)
+    assert app.saver.report is None
+
+
+async def test_quitting_while_the_lock_is_held_waits_boundedly_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    holder = hold_lock(path)
+    app = make_app(tmp_path, [one_review_folder(tmp_path)], state=path)
+    app.saver.lock_wait = 0.3
+    try:
+        with deadline(30):
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                await pilot.press("r")
+                await pilot.pause()
+        assert app.saver.report is not None and "locked by another program" in app.saver.report
+    finally:
+        let_go(holder)
+    assert not path.exists()

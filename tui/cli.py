@@ -172,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         first=first,
     )
     app.run()
+    if app.saver.report:  # after the terminal is restored, where it stays in view
+        print(f"prdigest-tui: {app.saver.report}", file=sys.stderr)
     return app.return_code or 0
 
 

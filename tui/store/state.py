@@ -103,6 +103,16 @@ class ReadState:
         self.reviews: dict[str, ReviewMarks] = {}
         self.saving = path is not None
         self.warnings: list[str] = []
+        self.failure: str | None = None
+        """Why the last save failed (None once one succeeds): warned about once,
+        and every later save tries again."""
+        self._changes = 0  # marks made so far
+        self._saved = 0  # of which the file holds
+
+    @property
+    def unsaved(self) -> bool:
+        """Marks made that the file does not hold yet."""
+        return self.saving and self._changes > self._saved
 
     # -- queries -------------------------------------------------------------
 
@@ -139,6 +149,7 @@ class ReadState:
     # -- changes -------------------------------------------------------------
 
     def _now(self) -> Stamp:
+        self._changes += 1
         return self.clock.now()
 
     def set_read(self, review_key: str, value: bool) -> None:
@@ -170,73 +181,140 @@ class ReadState:
             else:
                 self.warnings.append(f"State file {self.path} is unreadable ({exc}); it is left as it is.")
         except NotOurs as exc:
-            self.saving = False
-            self.warnings.append(
-                f"State file {self.path} is {exc.strerror}: it is left as it is, "
-                "and marks are not saved (they are kept until you quit)."
-            )
+            self.failure = f"State file {self.path} is {exc.strerror}: it is left as it is."
+            self.warnings.append(f"{self.failure} Marks are not saved; they are kept until you quit.")
         except OSError as exc:
             self.warnings.append(f"Cannot read marks from {self.path}: {exc.strerror or exc}.")
 
-    def save(self) -> bool:
-        """Merge with the file on disk and write atomically.
+    def save(self, lock_wait: float | None = None) -> bool:
+        """Merge with the file on disk and write atomically, here and now.
 
         Returns True when marks from another instance were merged in, so the
         caller knows to redraw. Failures become warnings; marks stay in memory.
+        `lock_wait`: how long to wait for another instance's lock (None: as long
+        as it takes). `tui.store.saver` does the same off the caller's thread.
         """
+        return self.absorb(self.write(self.snapshot(), lock_wait))
+
+    # Saving in three steps, so that only the middle one, which waits for the
+    # lock and the disk, need run off the event loop: `snapshot` and `absorb`
+    # touch the marks in memory and run where the marks are changed.
+
+    def snapshot(self) -> Snapshot:
+        """The marks now, copied: what `write` saves while they change."""
+        copy: dict[str, ReviewMarks] = {}
+        for key, marks in self.reviews.items():
+            twin = copy[key] = ReviewMarks()
+            twin.read, twin.seen, twin.items = marks.read, marks.seen, dict(marks.items)
+        return Snapshot(copy, self._changes)
+
+    def write(self, snapshot: Snapshot, lock_wait: float | None = None) -> Outcome:
+        """Merge the file's marks into `snapshot` and write it, under the lock.
+        Touches nothing in `self` but its path: safe in another thread."""
         if self.path is None or not self.saving:
-            return False
+            return Outcome(snapshot.changes, {})
+        notes: list[str] = []
         try:
             _ours_or_missing(self.path)  # before the lock file is made next to a device
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with _locked(self.path):
+            with _locked(self.path, lock_wait):
                 try:
-                    theirs = self._read()
+                    theirs = _read(self.path)
                 except FileNotFoundError:
                     theirs = {}
                 except StateError as exc:
-                    self._set_aside(exc)
+                    notes.append(_move_aside(self.path, exc))
                     theirs = {}
-                changed = _merge_into(self.reviews, theirs)
+                _merge_into(snapshot.reviews, theirs)
                 _remove_leftovers(self.path)
-                _write_atomic(self.path, _dump(self.reviews))
-            return changed
+                _write_atomic(self.path, _dump(snapshot.reviews))
+            return Outcome(snapshot.changes, theirs, tuple(notes))
         except OSError as exc:
-            self.saving = False
-            self.warnings.append(
-                f"Cannot save marks to {self.path}: {exc.strerror or exc}. Marks are kept until you quit."
-            )
+            return Outcome(snapshot.changes, None, tuple(notes), exc)
+
+    def absorb(self, outcome: Outcome) -> bool:
+        """Take in what a `write` learned: the marks other instances saved, and
+        whether it failed. True if marks changed in value."""
+        self.warnings.extend(outcome.notes)
+        if outcome.error is not None:
+            exc = outcome.error
+            reason = str(exc) if isinstance(exc, _Told) else f"{exc.strerror or exc}"
+            if self.failure is None:  # once, not at every mark while it lasts
+                self.warnings.append(
+                    f"Cannot save marks to {self.path}: {reason}. Marks are kept, and saving is "
+                    "tried again at each change and when you quit."
+                )
+            self.failure = reason
             return False
+        if outcome.theirs is None:
+            return False
+        self.failure = None
+        self._saved = max(self._saved, outcome.changes)
+        self._observe(outcome.theirs)
+        return _merge_into(self.reviews, outcome.theirs)
+
+    def unsaved_report(self) -> str | None:
+        """What to tell the reader at quit, if some marks never reached the file."""
+        if not self.unsaved:
+            return None
+        return f"marks made in this session could not be saved to {self.path}: {self.failure or 'not saved'}"
 
     def _set_aside(self, exc: Exception) -> None:
         assert self.path is not None
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
-        n = 1
-        while os.path.lexists(aside):  # never replace an earlier one, even within the same second
-            aside = aside.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}-{n}")
-            n += 1
         try:
-            os.replace(self.path, aside)
+            self.warnings.append(_move_aside(self.path, exc))
         except OSError as move_error:
-            self.saving = False
-            self.warnings.append(
-                f"State file {self.path} is unreadable ({exc}) and could not be moved aside "
-                f"({move_error.strerror or move_error}); marks will not be saved."
-            )
-            return
-        self.warnings.append(f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks.")
+            self.failure = str(move_error)
+            self.warnings.append(f"{move_error} Marks are not saved; they are kept until you quit.")
 
     def _read(self) -> dict[str, ReviewMarks]:
         """The file's marks, each seen by the clock."""
         assert self.path is not None
         reviews = _read(self.path)
+        self._observe(reviews)
+        return reviews
+
+    def _observe(self, reviews: dict[str, ReviewMarks]) -> None:
         observe = self.clock.observe
         for marks in reviews.values():
             for mark in (marks.read, marks.seen, *marks.items.values()):
                 if mark is not None:
                     observe(mark.at)
-        return reviews
+
+
+class Snapshot(NamedTuple):
+    reviews: dict[str, ReviewMarks]
+    changes: int  # how many marks had been made when it was taken
+
+
+class Outcome(NamedTuple):
+    changes: int  # the snapshot's
+    theirs: dict[str, ReviewMarks] | None  # the file's marks before the write; None if it failed
+    notes: tuple[str, ...] = ()  # warnings to show (a broken file moved aside)
+    error: OSError | None = None
+
+
+class _Told(OSError):
+    """An error whose message is the whole story (str, not strerror)."""
+
+
+def _move_aside(path: Path, exc: Exception) -> str:
+    """Rename the broken regular file at `path` to a new `.corrupt-` name; the
+    warning to show. OSError if it cannot be moved (then it must not be written)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}-{os.getpid()}")
+    n = 1
+    while os.path.lexists(aside):  # never replace an earlier one, even within the same second
+        aside = aside.with_name(f"{path.name}.corrupt-{stamp}-{os.getpid()}-{n}")
+        n += 1
+    try:
+        os.replace(path, aside)
+    except OSError as move_error:
+        raise _Told(
+            f"State file {path} is unreadable ({exc}) and could not be moved aside "
+            f"({move_error.strerror or move_error})."
+        ) from move_error
+    return f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks."
 
 
 MAX_STATE_BYTES = 64 * 1024 * 1024
@@ -449,17 +527,36 @@ def _open_lock(path: Path) -> int:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Serialise read-merge-write between instances with an advisory lock file."""
+def _locked(path: Path, wait: float | None = None) -> Iterator[None]:
+    """Serialise read-merge-write between instances with an advisory lock file,
+    waiting at most `wait` seconds for another instance to let go (None: for ever)."""
     if fcntl is None:  # pragma: no cover
         yield
         return
     fd = _open_lock(path)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        if wait is None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        else:
+            _flock_within(fd, wait)
         yield
     finally:
         os.close(fd)
+
+
+def _flock_within(fd: int, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    pause = 0.005
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Told(f"the state file is locked by another program (waited {wait:g} s)") from None
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.1)
 
 
 def _remove_leftovers(path: Path) -> None:
