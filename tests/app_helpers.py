@@ -49,3 +49,14 @@ async def settled(app: PrDigestApp, pilot: object) -> None:
             await pilot.pause()  # type: ignore[attr-defined]
             return
     raise AssertionError("the app never settled: still loading, or no search box")
+
+
+async def all_saved(app: PrDigestApp, pilot: object) -> None:
+    """Every mark made so far saved (saves run off the loop) and taken in."""
+    for _ in range(500):
+        if app.saver.idle:
+            app._saved()  # take in what the last save learned now, not when the loop gets to it
+            await pilot.pause()  # type: ignore[attr-defined]
+            return
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    raise AssertionError("a save never finished")

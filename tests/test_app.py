@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_segments, screen_text, write_review
+from app_helpers import all_saved, make_app, screen_segments, screen_text, write_review
 from textual.widgets import OptionList
 
 from tui.core.model import ALL_TAG, UNREAD_TAG
@@ -240,6 +240,7 @@ async def test_two_instances_keep_each_others_marks(tmp_path: Path) -> None:
         other.set_read(last, True)
         other.save()
         await pilot.press("j", "r")  # A marks the second review read and saves
+        await all_saved(app, pilot)
         second = app.current_key
         assert app.state.is_read(last)  # B's mark was merged in and shown
         assert app.query_one(ReviewList).rows[-1].read

@@ -11,6 +11,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -185,17 +186,18 @@ def test_two_broken_files_in_the_same_second_are_both_kept(tmp_path: Path) -> No
     assert fresh(path).is_read(REVIEW)
 
 
-def test_a_folder_in_place_of_the_state_file_is_moved_aside(tmp_path: Path) -> None:
+def test_a_folder_in_place_of_the_state_file_is_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     path.mkdir()
     (path / "keep.txt").write_text("mine")
     state = fresh(path)
     [warning] = state.warnings
-    [aside] = tmp_path.glob("state.json.corrupt-*")
-    assert (aside / "keep.txt").read_text() == "mine" and "not a regular file" in warning
+    assert "a folder, not a regular file" in warning and "left as it is" in warning
     state.set_read(REVIEW, True)
-    state.save()
-    assert fresh(path).is_read(REVIEW)
+    state.save()  # refused: marks stay in memory
+    assert state.is_read(REVIEW) and len(state.warnings) == 1
+    assert (path / "keep.txt").read_text() == "mine"
+    assert [p.name for p in tmp_path.glob("state.json*")] == ["state.json"]
 
 
 def test_a_fifo_in_place_of_the_state_file_does_not_block(tmp_path: Path) -> None:
@@ -205,8 +207,10 @@ def test_a_fifo_in_place_of_the_state_file_does_not_block(tmp_path: Path) -> Non
         state = fresh(path)
         state.set_read(REVIEW, True)
         state.save()
-    assert len(state.warnings) == 1 and "not a regular file" in state.warnings[0]
-    assert fresh(path).is_read(REVIEW)
+    assert len(state.warnings) == 1 and "a named pipe, not a regular file" in state.warnings[0]
+    assert state.is_read(REVIEW)
+    assert stat.S_ISFIFO(os.lstat(path).st_mode)  # never renamed or replaced
+    assert [p.name for p in tmp_path.glob("state.json*")] == ["state.json"]
 
 
 _JSON = st.recursive(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, write_review
+from app_helpers import all_saved, make_app, screen_text, write_review
 
 from tui.core.model import ALL_TAG
 from tui.store.state import ReadState
@@ -32,6 +32,7 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
         assert unread_counts(app)["refactor"] == 0
         assert unread_counts(app)[ALL_TAG] == 8 - len(refactor | {app.library.reviews[1].key})
         assert any("marked read" in n.message for n in app._notifications)
+        await all_saved(app, pilot)
         saved = json.loads(state_file.read_text())["reviews"]
         assert all(saved[key]["read"]["v"] for key in refactor)
         await pilot.press("z")
@@ -39,6 +40,7 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
         for key in refactor:
             assert app.state.is_read(key) == (key == app.library.reviews[1].key)
         assert unread_counts(app)[ALL_TAG] == 7
+        await all_saved(app, pilot)
         on_disk = ReadState(state_file)
         on_disk.load()
         assert {key for key in refactor if on_disk.is_read(key)} == {app.library.reviews[1].key} & refactor

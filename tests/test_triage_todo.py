@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
+from app_helpers import all_saved, make_app, screen_text
 
 from tui.ui.screens.todo import TodoDetail, TodoScreen
 from tui.ui.widgets.review_view import ReviewView
@@ -57,6 +57,7 @@ async def test_space_checks_an_item_and_it_is_saved(tmp_path: Path) -> None:
         assert row.item.key in app.state.checked(row.review.key)
         assert f"{total - 1} open of {total}" in screen_text(app)
         assert "[✓]" in screen_text(app)
+        await all_saved(app, pilot)
         saved = json.loads(state_file.read_text())["reviews"][row.review.key]["items"]
         assert saved[row.item.key]["v"] is True
         await pilot.press("space")  # and unchecked again

@@ -172,7 +172,7 @@ def _export(argv: Sequence[str]) -> int:
         warn(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
     state = ReadState(args.state or locations.state_file())
-    state.load()
+    state.load(move_aside=False)  # export only reads
     state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
         warn(warning)
@@ -225,7 +225,8 @@ def _status(argv: Sequence[str]) -> int:
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     library = load_library(args.paths or locations.default_paths(), cache)
     state = ReadState(args.state or locations.state_file())
-    state.load()
+    state.load(move_aside=False)  # status only reads
+    state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
         warn(warning)
     counts = status.count(
@@ -328,6 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         first=first,
     )
     app.run()
+    if app.saver.report:  # after the terminal is restored, where it stays in view
+        print(f"prdigest-tui: {app.saver.report}", file=sys.stderr)
     return app.return_code or 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.model import BODY, FileUpdate, Location, Problem, Review, body_default
-from tui.store.atomic import write_atomic
+from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
@@ -218,6 +218,9 @@ class ParseCache:
     def _save(self) -> None:
         if self.path is None:
             return
+        # A save killed half way (SIGTERM, kill -9) leaves a temp file as big as
+        # the cache; this one runs after every start's load, dirty or not.
+        remove_stale_temps(self.path)
         if set(self._fresh) != self._on_disk:
             self.dirty = True
         if not self.dirty:

@@ -20,13 +20,17 @@ class UnfitFile(OSError):
     """Not a regular file, or larger than allowed: the message says which."""
 
 
+class NotRegular(UnfitFile):
+    """Not a regular file (a device, a named pipe, a folder...)."""
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at `path`, if it holds at most `limit` bytes."""
     fd = os.open(path, OPEN_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UnfitFile("not a regular file")
+            raise NotRegular("not a regular file")
         if info.st_size > limit:
             raise UnfitFile(f"larger than {_size(limit)}")
         with os.fdopen(os.dup(fd), "rb") as handle:

@@ -1,8 +1,9 @@
 """The reader's marks (reviews read, items checked), kept on disk.
 
-Every mark carries the time it was made, so two instances writing the same file
-merge instead of overwriting each other: on save, the file on disk is read under
-a lock, the newer mark wins field by field, and the result is written atomically
+Every mark carries when it was made (a hybrid logical clock's stamp,
+`tui.core.clock`: wall-clock time, but always later than every mark read), so two
+instances writing the same file merge instead of overwriting each other: on save,
+the file on disk is read under a lock, the newer mark wins field by field, and the result is written atomically
 (temp file, fsync, rename, fsync of the folder). A file that cannot be read is
 moved aside, never overwritten, and the caller is told so it can warn the user.
 """
@@ -10,16 +11,19 @@ moved aside, never overwritten, and the caller is told so it can warn the user.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from tui.core.clock import HybridClock, Stamp
 from tui.store.atomic import write_atomic as _write_atomic
-from tui.store.safe_read import UnfitFile, read_regular
+from tui.store.safe_read import NotRegular, UnfitFile, read_regular
 
 if TYPE_CHECKING:
     from tui.core.model import Review
@@ -34,16 +38,33 @@ VERSION = 1
 
 
 class StateError(Exception):
-    """The state file exists but is not a state file we can read."""
+    """The state file is a regular file but not a state file we can read: it is
+    moved aside."""
+
+
+class NotOurs(OSError):
+    """Something other than a regular file is at the state path (a device such
+    as /dev/null, a named pipe, a socket, a folder): never read, renamed or
+    replaced."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"{kind}, not a regular file")
+        self.kind = kind
+
+
+def _stamp_json(at: Stamp) -> dict[str, object]:
+    # `c` only when a mark was stamped past the wall clock: files stay as they
+    # were (a float `t`) for everyone whose clock never went back.
+    return {"t": at.wall, "c": at.count} if at.count else {"t": at.wall}
 
 
 class Mark(NamedTuple):
     value: bool
-    at: float
+    at: Stamp
     digest: str | None = None  # an item's text digest when it was checked
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"v": self.value, "t": self.at}
+        out: dict[str, object] = {"v": self.value, **_stamp_json(self.at)}
         if self.digest is not None:
             out["h"] = self.digest
         return out
@@ -53,10 +74,10 @@ class Seen(NamedTuple):
     """The fingerprint of a review when the reader last read or checked it."""
 
     fingerprint: dict[str, object]
-    at: float
+    at: Stamp
 
     def to_json(self) -> dict[str, object]:
-        return {"v": self.fingerprint, "t": self.at}
+        return {"v": self.fingerprint, **_stamp_json(self.at)}
 
 
 class ReviewMarks:
@@ -70,23 +91,31 @@ class ReviewMarks:
         self.seen: Seen | None = None
 
 
-def _clock() -> float:
-    return time.time()
-
-
 class ReadState:
     """Marks in memory, and the one place that reads and writes the state file.
 
     `path=None` keeps marks in memory only (used when the state folder cannot
-    be written).
+    be written). Marks are stamped by `clock`, which sees every mark read from
+    the file: a new mark wins over every mark the reader has seen, whatever the
+    wall clock says.
     """
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, clock: HybridClock | None = None) -> None:
         self.path = path
+        self.clock = clock if clock is not None else HybridClock()
         self.reviews: dict[str, ReviewMarks] = {}
         self.saving = path is not None
         self.warnings: list[str] = []
-        self._last = 0.0
+        self.failure: str | None = None
+        """Why the last save failed (None once one succeeds): warned about once,
+        and every later save tries again."""
+        self._changes = 0  # marks made so far
+        self._saved = 0  # of which the file holds
+
+    @property
+    def unsaved(self) -> bool:
+        """Marks made that the file does not hold yet."""
+        return self.saving and self._changes > self._saved
 
     # -- queries -------------------------------------------------------------
 
@@ -122,11 +151,9 @@ class ReadState:
 
     # -- changes -------------------------------------------------------------
 
-    def _now(self) -> float:
-        # Strictly increasing, so two marks in the same clock tick keep their order.
-        now = max(_clock(), self._last + 1e-6)
-        self._last = now
-        return now
+    def _now(self) -> Stamp:
+        self._changes += 1
+        return self.clock.now()
 
     def set_read(self, review_key: str, value: bool) -> None:
         self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
@@ -160,74 +187,196 @@ class ReadState:
 
     # -- disk ----------------------------------------------------------------
 
-    def load(self) -> None:
-        """Read the state file; a broken one is moved aside with a warning."""
+    def load(self, move_aside: bool = True) -> None:
+        """Read the state file. A regular file that is broken is moved aside with
+        a warning (only warned about when not `move_aside`: a command that only
+        reads never writes); anything else is left as it is, with a warning."""
         if self.path is None:
             return
+        self.reviews = {}
         try:
-            self.reviews = _read(self.path)
+            self.reviews = self._read()
         except (FileNotFoundError, NotADirectoryError):
-            self.reviews = {}  # nothing there yet (or its folder cannot exist): `save` tells
-        except (OSError, StateError) as exc:
-            self.reviews = {}
-            self._set_aside(exc)
+            pass  # nothing there yet (or its folder cannot exist): `save` tells
+        except StateError as exc:
+            if move_aside:
+                self._set_aside(exc)
+            else:
+                self.warnings.append(f"State file {self.path} is unreadable ({exc}); it is left as it is.")
+        except NotOurs as exc:
+            self.failure = f"State file {self.path} is {exc.strerror}: it is left as it is."
+            self.warnings.append(f"{self.failure} Marks are not saved; they are kept until you quit.")
+        except OSError as exc:
+            self.warnings.append(f"Cannot read marks from {self.path}: {exc.strerror or exc}.")
 
-    def save(self) -> bool:
-        """Merge with the file on disk and write atomically.
+    def save(self, lock_wait: float | None = None) -> bool:
+        """Merge with the file on disk and write atomically, here and now.
 
         Returns True when marks from another instance were merged in, so the
         caller knows to redraw. Failures become warnings; marks stay in memory.
+        `lock_wait`: how long to wait for another instance's lock (None: as long
+        as it takes). `tui.store.saver` does the same off the caller's thread.
         """
+        return self.absorb(self.write(self.snapshot(), lock_wait))
+
+    # Saving in three steps, so that only the middle one, which waits for the
+    # lock and the disk, need run off the event loop: `snapshot` and `absorb`
+    # touch the marks in memory and run where the marks are changed.
+
+    def snapshot(self) -> Snapshot:
+        """The marks now, copied: what `write` saves while they change."""
+        copy: dict[str, ReviewMarks] = {}
+        for key, marks in self.reviews.items():
+            twin = copy[key] = ReviewMarks()
+            twin.read, twin.seen, twin.items = marks.read, marks.seen, dict(marks.items)
+        return Snapshot(copy, self._changes)
+
+    def write(self, snapshot: Snapshot, lock_wait: float | None = None) -> Outcome:
+        """Merge the file's marks into `snapshot` and write it, under the lock.
+        Touches nothing in `self` but its path: safe in another thread."""
         if self.path is None or not self.saving:
-            return False
+            return Outcome(snapshot.changes, {})
+        notes: list[str] = []
         try:
+            _ours_or_missing(self.path)  # before the lock file is made next to a device
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with _locked(self.path):
+            with _locked(self.path, lock_wait):
                 try:
                     theirs = _read(self.path)
                 except FileNotFoundError:
                     theirs = {}
                 except StateError as exc:
-                    self._set_aside(exc)
+                    notes.append(_move_aside(self.path, exc))
                     theirs = {}
-                changed = _merge_into(self.reviews, theirs)
+                _merge_into(snapshot.reviews, theirs)
                 _remove_leftovers(self.path)
-                _write_atomic(self.path, _dump(self.reviews))
-            return changed
+                _write_atomic(self.path, _dump(snapshot.reviews))
+            return Outcome(snapshot.changes, theirs, tuple(notes))
         except OSError as exc:
-            self.saving = False
-            self.warnings.append(
-                f"Cannot save marks to {self.path}: {exc.strerror or exc}. Marks are kept until you quit."
-            )
+            return Outcome(snapshot.changes, None, tuple(notes), exc)
+
+    def absorb(self, outcome: Outcome) -> bool:
+        """Take in what a `write` learned: the marks other instances saved, and
+        whether it failed. True if marks changed in value."""
+        self.warnings.extend(outcome.notes)
+        if outcome.error is not None:
+            exc = outcome.error
+            reason = str(exc) if isinstance(exc, _Told) else f"{exc.strerror or exc}"
+            if self.failure is None:  # once, not at every mark while it lasts
+                self.warnings.append(
+                    f"Cannot save marks to {self.path}: {reason}. Marks are kept, and saving is "
+                    "tried again at each change and when you quit."
+                )
+            self.failure = reason
             return False
+        if outcome.theirs is None:
+            return False
+        self.failure = None
+        self._saved = max(self._saved, outcome.changes)
+        self._observe(outcome.theirs)
+        return _merge_into(self.reviews, outcome.theirs)
+
+    def unsaved_report(self) -> str | None:
+        """What to tell the reader at quit, if some marks never reached the file."""
+        if not self.unsaved:
+            return None
+        return f"marks made in this session could not be saved to {self.path}: {self.failure or 'not saved'}"
 
     def _set_aside(self, exc: Exception) -> None:
         assert self.path is not None
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
-        n = 1
-        while os.path.lexists(aside):  # never replace an earlier one, even within the same second
-            aside = aside.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}-{n}")
-            n += 1
         try:
-            os.replace(self.path, aside)
+            self.warnings.append(_move_aside(self.path, exc))
         except OSError as move_error:
-            self.saving = False
-            self.warnings.append(
-                f"State file {self.path} is unreadable ({exc}) and could not be moved aside "
-                f"({move_error.strerror or move_error}); marks will not be saved."
-            )
-            return
-        self.warnings.append(f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks.")
+            self.failure = str(move_error)
+            self.warnings.append(f"{move_error} Marks are not saved; they are kept until you quit.")
+
+    def _read(self) -> dict[str, ReviewMarks]:
+        """The file's marks, each seen by the clock."""
+        assert self.path is not None
+        reviews = _read(self.path)
+        self._observe(reviews)
+        return reviews
+
+    def _observe(self, reviews: dict[str, ReviewMarks]) -> None:
+        observe = self.clock.observe
+        for marks in reviews.values():
+            for mark in (marks.read, marks.seen, *marks.items.values()):
+                if mark is not None:
+                    observe(mark.at)
+
+
+class Snapshot(NamedTuple):
+    reviews: dict[str, ReviewMarks]
+    changes: int  # how many marks had been made when it was taken
+
+
+class Outcome(NamedTuple):
+    changes: int  # the snapshot's
+    theirs: dict[str, ReviewMarks] | None  # the file's marks before the write; None if it failed
+    notes: tuple[str, ...] = ()  # warnings to show (a broken file moved aside)
+    error: OSError | None = None
+
+
+class _Told(OSError):
+    """An error whose message is the whole story (str, not strerror)."""
+
+
+def _move_aside(path: Path, exc: Exception) -> str:
+    """Rename the broken regular file at `path` to a new `.corrupt-` name; the
+    warning to show. OSError if it cannot be moved (then it must not be written)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}-{os.getpid()}")
+    n = 1
+    while os.path.lexists(aside):  # never replace an earlier one, even within the same second
+        aside = aside.with_name(f"{path.name}.corrupt-{stamp}-{os.getpid()}-{n}")
+        n += 1
+    try:
+        os.replace(path, aside)
+    except OSError as move_error:
+        raise _Told(
+            f"State file {path} is unreadable ({exc}) and could not be moved aside "
+            f"({move_error.strerror or move_error})."
+        ) from move_error
+    return f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks."
 
 
 MAX_STATE_BYTES = 64 * 1024 * 1024
 """A state file larger than this is not read (it is moved aside like a corrupt one)."""
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_ours(mode: int) -> NotOurs | None:
+    if stat.S_ISREG(mode):
+        return None
+    return NotOurs(next((name for test, name in _KINDS if test(mode)), "something else"))
+
+
+def _ours_or_missing(path: Path) -> None:
+    """Raise NotOurs unless `path` (followed if a link) is a regular file or missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if (error := _not_ours(mode)) is not None:
+        raise error
+
+
 def _read(path: Path) -> dict[str, ReviewMarks]:
+    info = os.stat(path)  # FileNotFoundError: nothing there yet
+    if (error := _not_ours(info.st_mode)) is not None:
+        raise error
     try:
         data = read_regular(path, MAX_STATE_BYTES)
+    except NotRegular as exc:  # replaced since the stat
+        raise NotOurs("something else") from exc
     except UnfitFile as exc:
         raise StateError(str(exc)) from exc
     try:
@@ -269,15 +418,21 @@ def _mark(raw: object) -> Mark:
         isinstance(raw, dict)
         and isinstance(raw.get("v"), bool)
         and _is_time(raw.get("t"))
+        and _is_count(raw.get("c", 0))
         and isinstance(raw.get("h", ""), str)
     ):
-        return Mark(raw["v"], float(raw["t"]), raw.get("h"))
+        return Mark(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)), raw.get("h"))
     raise StateError(f"bad mark {_short(raw)}")
 
 
 def _seen(raw: object) -> Seen:
-    if isinstance(raw, dict) and _is_fingerprint(raw.get("v")) and _is_time(raw.get("t")):
-        return Seen(raw["v"], float(raw["t"]))  # type: ignore[arg-type]
+    if (
+        isinstance(raw, dict)
+        and _is_fingerprint(raw.get("v"))
+        and _is_time(raw.get("t"))
+        and _is_count(raw.get("c", 0))
+    ):
+        return Seen(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)))  # type: ignore[arg-type]
     raise StateError("bad `seen` record")
 
 
@@ -308,6 +463,10 @@ def _is_time(value: object) -> bool:
         return math.isfinite(float(value))
     except OverflowError:  # an integer too large for a float
         return False
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
 
 
 def _short(raw: object) -> str:
@@ -360,18 +519,67 @@ def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) ->
     return changed
 
 
+class UnfitLock(OSError):
+    """The lock file is not a regular file: a link planted to make us create or
+    open a file elsewhere, or something else in its place."""
+
+
+_LOCK_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _open_lock(path: Path) -> int:
+    """The lock file, created if missing; never through a symbolic link."""
+    lock = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock, _LOCK_FLAGS, 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a socket, a folder
+            raise UnfitLock(f"the lock file {lock} is not a regular file") from exc
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UnfitLock(f"the lock file {lock} is not a regular file")
+    return fd
+
+
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Serialise read-merge-write between instances with an advisory lock file."""
+def _locked(path: Path, wait: float | None = None) -> Iterator[None]:
+    """Serialise read-merge-write between instances with an advisory lock file,
+    waiting at most `wait` seconds for another instance to let go (None: for ever)."""
     if fcntl is None:  # pragma: no cover
         yield
         return
-    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = _open_lock(path)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        if wait is None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        else:
+            _flock_within(fd, wait)
         yield
     finally:
         os.close(fd)
+
+
+def _flock_within(fd: int, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    pause = 0.005
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Told(f"the state file is locked by another program (waited {wait:g} s)") from None
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.1)
 
 
 def _remove_leftovers(path: Path) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,7 @@ from tui.load.first_frame import (
     parse_in_background,
 )
 from tui.store import uistate
+from tui.store.saver import StateSaver
 from tui.store.state import ReadState
 from tui.ui import presenting
 from tui.ui.bindings import APP_BINDINGS
@@ -152,6 +154,7 @@ class PrDigestApp(App[None]):
         self.loading: tuple[int, int] | None = None  # files parsed, files to parse
         self.folders, self.files = split_roots(paths)
         self.state = ReadState(state_path)
+        self.saver = StateSaver(self.state)  # saves off the loop: a held lock never freezes it
         self.library = Library()
         self.watching = watch
         self.config_path = config_path
@@ -211,6 +214,7 @@ class PrDigestApp(App[None]):
         }
         self._follow_theme_choice()
         self.state.load()
+        self.saver.wake = partial(asyncio.get_running_loop().call_soon_threadsafe, self._saved)
         if self._first is not None:
             hits, rest, missing = finish_first_part(self._first)
             self._first = None
@@ -269,6 +273,7 @@ class PrDigestApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
+        self.saver.close()  # the last marks, with a bounded wait; `cli` tells what was not saved
         if self._switch_interval is not None:
             writer.restore(self._switch_interval)
 
@@ -881,14 +886,20 @@ class PrDigestApp(App[None]):
     # -- saving ------------------------------------------------------------------
 
     def _save(self) -> None:
-        """Persist and redraw; marks merged from another instance redraw too.
+        """Save (off the loop: `_saved` follows) and redraw.
 
         Unless a filter depends on marks, the same reviews stay listed: only
         their rows, the open review and the counts are drawn again (at 10,000
         reviews, filtering and re-listing them was most of what a mark cost).
         """
-        self.state.save()
+        self.saver.request_save()
         self._refresh_all(relist=marks_narrow(self.filters))
+        self._warn()
+
+    def _saved(self) -> None:
+        """A save finished off the loop: show its warnings, redraw for marks it merged."""
+        if self.saver.collect():
+            self._refresh_all(relist=marks_narrow(self.filters))
         self._warn()
 
     def _warn(self) -> None:
