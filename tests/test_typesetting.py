@@ -203,7 +203,8 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
             assert cell_len(chunk) > width, f"rule 4: line ends with opening mark: {text!r}"
     breaks = [start for start, _ in where[1:]]
     # rule 5
-    for start, end in words(source, runs, keep_whole):
+    whole = words(source, runs, keep_whole)
+    for start, end in whole:
         if cell_len(source[start:end]) <= width:
             inside = [b for b in breaks if start < b < end]
             assert not inside, f"rule 5: {source[start:end]!r} broken at width {width}: {texts}"
@@ -214,7 +215,9 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
             continue  # broken at spaces or a line break
         if cell_len(source[end - 1]) < 2 or cell_len(texts[index][0]) < 2:
             continue
-        head = source[start : glued_after(source, start)]
+        # What starts the line: a chunk, or a whole code span (with its punctuation).
+        head_end = max([glued_after(source, start)] + [e for s, e in whole if s <= start < e])
+        head = source[start:head_end]
         before = texts[index - 1]
         assert cell_len(before) + cell_len(head) > width, (
             f"rule 6: {head!r} would have fit after {before!r} at width {width}"
@@ -546,3 +549,21 @@ def test_truncate_never_splits_and_stays_within_the_width() -> None:
             if width and text[len(kept)] != " ":
                 following = min(b for b in boundaries if b > len(kept))
                 assert cell_len(text[:following]) + 1 > width, (width, out)
+
+
+# -- faults found on real Chinese technical prose (issue 22), each at the rule that let it through --
+
+
+def test_a_code_span_holding_chinese_stays_whole_when_it_fits() -> None:
+    """Keeping a span whole made only its spaces non-breaking: its Chinese still
+    allowed breaks, and the next line started with the span's closing quote."""
+    text = "传入作者的中文名和英文名，以空格分隔，例如：`--author_name '小明' 'XiaoMing'`。默认为空。"
+    assert check(styled(text), 60) == [
+        "传入作者的中文名和英文名，以空格分隔，例如：",
+        "--author_name '小明' 'XiaoMing'。默认为空。",
+    ]
+    assert check(styled("最后总会合并成为`一只`），但对于未登录的"), 20) == [
+        "最后总会合并成为",
+        "一只），但对于未登录",
+        "的",
+    ]

@@ -22,9 +22,10 @@ Here the basics of UAX #14 with the Chinese rules of W3C clreq on top:
 
 The breaker is greedy: a line takes everything that fits. Runs in and out are
 `(text, style)` pairs where `style` is any hashable tag chosen by the caller; a
-style listed in `keep_whole` marks runs (code spans) whose inner spaces are not
-break points. Styles travel with the characters, so a code span keeps its
-style across a break. `uniseg` (a full UAX #14 in Python) was measured against
+style listed in `keep_whole` marks runs (code spans) that are one unit when they
+fit on a line: neither their spaces nor the Chinese in them are break points;
+one longer than the line is cut at those first. Styles travel with the
+characters, so a code span keeps its style across a break. `uniseg` (a full UAX #14 in Python) was measured against
 this: hundreds of times slower, and its rules would need the same tailoring
 (bench/wrap_bench.py has the numbers; tests/test_typesetting.py the rules).
 """
@@ -162,10 +163,11 @@ def _clusters(text: str) -> list[str]:
     return out
 
 
-def _atoms(units: Iterable[str]) -> tuple[list[int], list[int], list[int]]:
+def _atoms(units: Iterable[str], glued: Collection[int] = ()) -> tuple[list[int], list[int], list[int]]:
     """Cut the text (given as clusters, or as characters and runs of printable
     ASCII) into atoms: words that may not be broken (kind _AL), runs of spaces
-    (_SP) and hard breaks (_NL).
+    (_SP) and hard breaks (_NL). No break is made before a unit that starts at
+    an offset in `glued` (inside a code span).
 
     Atoms cover the text without gaps; returns their start offsets, widths and kinds.
     """
@@ -211,7 +213,7 @@ def _atoms(units: Iterable[str]) -> tuple[list[int], list[int], list[int]]:
         else:
             if kind == _ZW:
                 kind = right = _AL  # a mark starting a paragraph: a word of its own
-            if last > _ZW and not may_break[last][kind]:
+            if last > _ZW and (not may_break[last][kind] or pos in glued):
                 widths[-1] += width
             elif last == _SP and kind in _CLOSING and before_space > _ZW:
                 # Closing punctuation after spaces: glue word, spaces and mark.
@@ -234,8 +236,9 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     The first piece goes on the current line, which has `room` cells left; the
     others fill whole lines. Returns the offsets of the cuts; a first cut at
     `start` means the atom starts on a fresh line. A piece ends after a space
-    (inside a code span), else after `/`, else after `.`, `_`, `-`, `=` or `,`,
-    as long as its line stays at least a third full; else it is cut at the
+    or where the text would allow a break but for the code span it is in, else
+    after `/`, else after `.`, `_`, `-`, `=` or `,`, as long as its line stays
+    at least a third full; else it is cut at the
     width. The atom starts on a fresh line rather than being cut hard after
     text that fills more than half the line, or when a fresh line would let it
     break at a soft break point. No piece starts with closing or ends with
@@ -243,12 +246,18 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     """
     positions: list[int] = []
     sizes: list[int] = []
+    kinds: list[int] = []  # class of each cluster's first character
+    rights: list[int] = []  # and of its last
     pos = start
     for cluster in _clusters(text[start:end]):
+        size, kind, right = _info(cluster)
         positions.append(pos)
-        sizes.append(_info(cluster)[0])
+        sizes.append(size)
+        kinds.append(kind)
+        rights.append(right)
         pos += len(cluster)
     positions.append(end)
+    kinds.append(_NONE)
     cuts: list[int] = []
     first = 0  # index of the first cluster of the current piece
     used = 0
@@ -256,11 +265,11 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     for index, size in enumerate(sizes):
         while used + size > limit and (index > first or limit < width):
             before = width - limit  # cells already on the line
-            cut = _soft_cut(text, positions, sizes, first, index, before, width)
+            cut = _soft_cut(text, positions, sizes, kinds, rights, first, index, before, width)
             if (
                 cut is None
                 and before
-                and (before > width // 2 or _fresh_line_helps(text, positions, sizes, width))
+                and (before > width // 2 or _fresh_line_helps(text, positions, sizes, kinds, rights, width))
             ):
                 cut = first
             elif cut is None:
@@ -275,17 +284,30 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
 
 
 def _soft_cut(
-    text: str, positions: list[int], sizes: list[int], first: int, stop: int, before: int, width: int
+    text: str,
+    positions: list[int],
+    sizes: list[int],
+    kinds: list[int],
+    rights: list[int],
+    first: int,
+    stop: int,
+    before: int,
+    width: int,
 ) -> int | None:
-    """The best soft cut among clusters first..stop-1 (after `before` cells), or None."""
+    """The best soft cut among clusters first..stop-1 (after `before` cells), or None.
+
+    Best is a space or a place where the text would allow a break but for the
+    code span it is in (around Chinese); then a `/`; then `.`, `_`, `-`, `=`, `,`.
+    """
     space = slash = other = None
     filled = before
+    may_break = _BREAK
     for index in range(first, stop):
         filled += sizes[index]
         if filled * 3 < width:
             continue
         char = text[positions[index + 1] - 1]
-        if char in " \u00a0":
+        if char in " \u00a0" or may_break[rights[index]][kinds[index + 1]]:
             space = index + 1
         elif char == "/":
             slash = index + 1
@@ -294,14 +316,16 @@ def _soft_cut(
     return space or slash or other
 
 
-def _fresh_line_helps(text: str, positions: list[int], sizes: list[int], width: int) -> bool:
+def _fresh_line_helps(
+    text: str, positions: list[int], sizes: list[int], kinds: list[int], rights: list[int], width: int
+) -> bool:
     """Would the atom, started on a fresh line, have a soft cut on it?"""
     filled = 0
     stop = 0
     while stop < len(sizes) and filled + sizes[stop] <= width:
         filled += sizes[stop]
         stop += 1
-    return _soft_cut(text, positions, sizes, 0, stop, 0, width) is not None
+    return _soft_cut(text, positions, sizes, kinds, rights, 0, stop, 0, width) is not None
 
 
 def _keep_punctuation(text: str, positions: list[int], first: int, cut: int, may_be_empty: bool) -> int:
@@ -321,27 +345,35 @@ def wrap(runs: Sequence[Run], width: int, *, keep_whole: Collection[Hashable] = 
 
     Spaces where a line is broken are dropped; spaces that open a paragraph are
     kept (indentation); `\\n` is a hard break and a tab counts as a space. Runs
-    whose style is in `keep_whole` (code spans) are not broken at their inner
-    spaces unless longer than the line. A width below 1 is treated as 1 so a
-    squeezed pane never raises; only a lone wide character can then overflow.
+    whose style is in `keep_whole` (code spans) are not broken, at their inner
+    spaces or around their Chinese, unless longer than the line. A width below
+    1 is treated as 1 so a squeezed pane never raises; only a lone wide character can then overflow.
     """
     width = max(1, width)
     if any("\t" in text for text, _ in runs):
         runs = [(text.replace("\t", " "), style) for text, style in runs]
     text = "".join(text for text, _ in runs)
     work = text
+    glued: set[int] = set()  # offsets inside code spans that hold wide characters
     if keep_whole:
         parts = []
+        pos = 0
         for part, style in runs:
-            if style in keep_whole and " " in part.strip(" "):
+            if style in keep_whole:
                 inner = part.strip(" ")
                 lead = len(part) - len(part.lstrip(" "))
-                part = part[:lead] + inner.replace(" ", "\u00a0") + part[lead + len(inner) :]
+                if " " in inner:
+                    part = part[:lead] + inner.replace(" ", "\u00a0") + part[lead + len(inner) :]
+                if not inner.isascii():
+                    # Wide characters allow breaks around them; inside a code span they may not.
+                    glued.update(range(pos + lead + 1, pos + lead + len(inner)))
             parts.append(part)
+            pos += len(part)
         work = "".join(parts)
     if "\n" not in work and cell_len(work) <= width:
         return _slice(runs, [(0, _rstrip(text, len(text)))])  # fits on one line
-    starts, widths, kinds = _atoms(_clusters(work) if _COMPLEX.search(work) else _TOKENS.findall(work))
+    units = _clusters(work) if _COMPLEX.search(work) else _TOKENS.findall(work)
+    starts, widths, kinds = _atoms(units, glued)
     return _slice(runs, _fill(work, text, starts, widths, kinds, width))
 
 
