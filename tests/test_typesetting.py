@@ -316,6 +316,14 @@ CASES = [
         "dashes", styled("dispatcher——它决定了所有平台行为——包括 helper 抽取边界——只抽纯索引/形状逻辑。" * 3)
     ),
     Case(
+        "code-spans-with-chinese",
+        styled(
+            "传入作者的中文名和英文名，以空格分隔，例如：`--author_name '小明' 'XiaoMing'`。默认为空；"
+            "总批次等价于`micro_batch*数据并行数*累加步数`，迭代写作`Iter(train) [{当前次数}/{总次数}]`，"
+            "对于`一只`的字节序列也一样，也可以写成 `名字=小明`。" * 2
+        ),
+    ),
+    Case(
         "spaces-and-breaks",
         styled("  首行缩进两格的段落，中间有  两个空格。\n第二段 （ 括号里有空格 ） ，句号 。\n\n第四段" * 2),
     ),
@@ -567,3 +575,16 @@ def test_a_code_span_holding_chinese_stays_whole_when_it_fits() -> None:
         "一只），但对于未登录",
         "的",
     ]
+
+
+def test_a_long_code_span_starts_a_line_when_that_lets_it_break_at_a_space() -> None:
+    """The cut looked only within the room left on the current line, so it fell
+    mid-identifier (after `npu_fused_`) although a fresh line allowed the space."""
+    text = '只需要调用 `apply_patch("npu_fused_swiglu", model=model)` 即可针对已适配的模型使能。'
+    assert check(styled(text), 40) == [
+        "只需要调用",
+        'apply_patch("npu_fused_swiglu",',
+        "model=model) 即可针对已适配的模型使能。",
+    ]
+    # A path breaks after `/` on this line as well as on a fresh one: it stays.
+    assert check(styled(f"直接 import 了 `{PATH}`"), 40)[0] == "直接 import 了 vllm/model_executor/"

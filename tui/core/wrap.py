@@ -238,11 +238,12 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     `start` means the atom starts on a fresh line. A piece ends after a space
     or where the text would allow a break but for the code span it is in, else
     after `/`, else after `.`, `_`, `-`, `=` or `,`, as long as its line stays
-    at least a third full; else it is cut at the
-    width. The atom starts on a fresh line rather than being cut hard after
-    text that fills more than half the line, or when a fresh line would let it
-    break at a soft break point. No piece starts with closing or ends with
-    opening punctuation unless nothing would be left of it.
+    at least a third full; else it is cut at the width. The atom starts on a
+    fresh line rather than being cut hard after text that fills more than half
+    the line, or when a fresh line would let it be cut at a better kind of
+    place than the room left on this one does (after the space in
+    `apply(a, b)` rather than mid-identifier). No piece starts with closing or
+    ends with opening punctuation unless nothing would be left of it.
     """
     positions: list[int] = []
     sizes: list[int] = []
@@ -258,6 +259,7 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
         pos += len(cluster)
     positions.append(end)
     kinds.append(_NONE)
+    clusters = (text, positions, sizes, kinds, rights)
     cuts: list[int] = []
     first = 0  # index of the first cluster of the current piece
     used = 0
@@ -265,12 +267,8 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     for index, size in enumerate(sizes):
         while used + size > limit and (index > first or limit < width):
             before = width - limit  # cells already on the line
-            cut = _soft_cut(text, positions, sizes, kinds, rights, first, index, before, width)
-            if (
-                cut is None
-                and before
-                and (before > width // 2 or _fresh_line_helps(text, positions, sizes, kinds, rights, width))
-            ):
+            cut, rank = _soft_cut(clusters, first, index, before, width)
+            if before and ((cut is None and before > width // 2) or _fresh_line_rank(clusters, width) > rank):
                 cut = first
             elif cut is None:
                 cut = index
@@ -283,22 +281,21 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     return cuts
 
 
-def _soft_cut(
-    text: str,
-    positions: list[int],
-    sizes: list[int],
-    kinds: list[int],
-    rights: list[int],
-    first: int,
-    stop: int,
-    before: int,
-    width: int,
-) -> int | None:
-    """The best soft cut among clusters first..stop-1 (after `before` cells), or None.
+# What `_soft_cut` found, best last: nothing, a separator, a path separator, a space.
+_NO_CUT, _CUT_AFTER_SEPARATOR, _CUT_AFTER_SLASH, _CUT_AT_SPACE = range(4)
 
-    Best is a space or a place where the text would allow a break but for the
-    code span it is in (around Chinese); then a `/`; then `.`, `_`, `-`, `=`, `,`.
+_Clusters = tuple[str, list[int], list[int], list[int], list[int]]
+
+
+def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: int) -> tuple[int | None, int]:
+    """The best soft cut among clusters first..stop-1 (after `before` cells) and
+    its rank, or (None, _NO_CUT).
+
+    Clusters are given as the text, their offsets, widths and classes. Best is a
+    space or a place where the text would allow a break but for the code span it
+    is in (around Chinese); then a `/`; then `.`, `_`, `-`, `=`, `,`.
     """
+    text, positions, sizes, kinds, rights = clusters
     space = slash = other = None
     filled = before
     may_break = _BREAK
@@ -313,19 +310,24 @@ def _soft_cut(
             slash = index + 1
         elif char in SOFT_BREAK_AFTER:
             other = index + 1
-    return space or slash or other
+    if space:
+        return space, _CUT_AT_SPACE
+    if slash:
+        return slash, _CUT_AFTER_SLASH
+    if other:
+        return other, _CUT_AFTER_SEPARATOR
+    return None, _NO_CUT
 
 
-def _fresh_line_helps(
-    text: str, positions: list[int], sizes: list[int], kinds: list[int], rights: list[int], width: int
-) -> bool:
-    """Would the atom, started on a fresh line, have a soft cut on it?"""
+def _fresh_line_rank(clusters: _Clusters, width: int) -> int:
+    """The rank of the best soft cut the atom would have if started on a fresh line."""
+    sizes = clusters[2]
     filled = 0
     stop = 0
     while stop < len(sizes) and filled + sizes[stop] <= width:
         filled += sizes[stop]
         stop += 1
-    return _soft_cut(text, positions, sizes, kinds, rights, 0, stop, 0, width) is not None
+    return _soft_cut(clusters, 0, stop, 0, width)[1]
 
 
 def _keep_punctuation(text: str, positions: list[int], first: int, cut: int, may_be_empty: bool) -> int:
