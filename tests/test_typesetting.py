@@ -588,3 +588,31 @@ def test_a_long_code_span_starts_a_line_when_that_lets_it_break_at_a_space() -> 
     ]
     # A path breaks after `/` on this line as well as on a fresh one: it stays.
     assert check(styled(f"直接 import 了 `{PATH}`"), 40)[0] == "直接 import 了 vllm/model_executor/"
+
+
+def test_a_long_word_is_not_cut_where_a_line_would_start_with_a_space_or_a_closing_mark() -> None:
+    """A cut after a space followed by closing punctuation was moved back before
+    the space, not past it: the next line started with ` ...` or ` ’`. The word
+    before the space now goes down with the mark, as clreq pushes it out."""
+    text = "请先运行`tool pack --with_cached_items true ...`命令生成缓存（它很大）。"
+    assert check(styled(text), 25) == [
+        "请先运行tool pack",
+        "--with_cached_items",
+        "true ...命令生成缓存（它",
+        "很大）。",
+    ]
+    text = "遇到报错`KeyError:’Config’ object has no field ’last_saved_step’`，可能是因为步数太少。"
+    assert check(styled(text), 25) == [
+        "遇到报错",
+        "KeyError:’Config’ object",
+        "has no",
+        "field ’last_saved_step’，",
+        "可能是因为步数太少。",
+    ]
+
+
+def test_a_long_code_span_is_not_cut_after_an_opening_bracket_and_a_space() -> None:
+    """The check looked only at the character before the cut: a space after `[`."""
+    text = '你可以移除 Dockerfile 中 `VOLUME [ "/data/cache/models", "/srv/shared", "/srv/out" ]` 的注释来使用数据卷。'
+    assert check(styled(text), 24)[1:3] == ["VOLUME", '[ "/data/cache/models",']
+    assert check(styled(text), 26)[3:] == ['"/srv/shared",', '"/srv/out" ] 的注释来使用', "数据卷。"]

@@ -53,6 +53,8 @@ NO_END = frozenset("（「『“‘《〈【〔〖〘〚｛［｟([{｢")
 DASHES = frozenset("—―")
 # Where a too-long path or identifier may be broken before it is cut (after the character).
 SOFT_BREAK_AFTER = frozenset("/._-=,")
+# Spaces as the text has them, and as they are inside a code span.
+_SPACES = " \u00a0"
 
 # Character classes. Order matters: everything above _ZW is part of a word ("unit").
 _NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL = range(12)
@@ -230,8 +232,11 @@ def _atoms(units: Iterable[str], glued: Collection[int] = ()) -> tuple[list[int]
     return starts, widths, kinds
 
 
-def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
+def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -> list[int]:
     """Where to cut the atom text[start:end], longer than a line, into pieces.
+
+    `text` is the text as classified (spaces in code spans are U+00A0),
+    `source` as given (only its spaces are dropped at a cut).
 
     The first piece goes on the current line, which has `room` cells left; the
     others fill whole lines. Returns the offsets of the cuts; a first cut at
@@ -242,8 +247,10 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     fresh line rather than being cut hard after text that fills more than half
     the line, or when a fresh line would let it be cut at a better kind of
     place than the room left on this one does (after the space in
-    `apply(a, b)` rather than mid-identifier). No piece starts with closing or
-    ends with opening punctuation unless nothing would be left of it.
+    `apply(a, b)` rather than mid-identifier). No piece starts with a space or
+    closing punctuation, nor ends with opening punctuation (spaces between or
+    not), unless nothing would be left of it: where a space is followed by a
+    closing mark, the word before the space goes down with the mark.
     """
     positions: list[int] = []
     sizes: list[int] = []
@@ -264,7 +271,10 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
     first = 0  # index of the first cluster of the current piece
     used = 0
     limit = room
+    last = len(sizes) - 1
     for index, size in enumerate(sizes):
+        if index < first:
+            continue  # a space where the line was cut: dropped
         while used + size > limit and (index > first or limit < width):
             before = width - limit  # cells already on the line
             cut, rank = _soft_cut(clusters, first, index, before, width)
@@ -272,12 +282,17 @@ def _fold(text: str, start: int, end: int, width: int, room: int) -> list[int]:
                 cut = first
             elif cut is None:
                 cut = index
+                while cut < last and source[positions[cut] : positions[cut + 1]] == " ":
+                    cut += 1  # cut at the width just before spaces: they end this line
             cut = _keep_punctuation(text, positions, first, cut, may_be_empty=limit < width)
             cuts.append(positions[cut])
             first = cut
             used = sum(sizes[cut:index])
             limit = width
-        used += size
+            if cut > index:
+                break
+        if index >= first:
+            used += size
     return cuts
 
 
@@ -294,21 +309,31 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
     Clusters are given as the text, their offsets, widths and classes. Best is a
     space or a place where the text would allow a break but for the code span it
     is in (around Chinese); then a `/`; then `.`, `_`, `-`, `=`, `,`.
+    Only places where `_may_cut` allows a cut count.
     """
     text, positions, sizes, kinds, rights = clusters
     space = slash = other = None
+    pushed = None  # the last space that allows a cut, even early on the line
     filled = before
     may_break = _BREAK
     for index in range(first, stop):
         filled += sizes[index]
+        at = positions[index + 1]
+        char = text[at - 1]
+        spaced = char in _SPACES or may_break[rights[index]][kinds[index + 1]]
         if filled * 3 < width:
+            if spaced and _may_cut(text, at):
+                pushed = index + 1
             continue
-        char = text[positions[index + 1] - 1]
-        if char in " \u00a0" or may_break[rights[index]][kinds[index + 1]]:
-            space = index + 1
+        if spaced:
+            if _may_cut(text, at):
+                pushed = index + 1
+            # Else the mark after the space goes down with the word before it.
+            space = pushed
         elif char == "/":
-            slash = index + 1
-        elif char in SOFT_BREAK_AFTER:
+            if _may_cut(text, at):
+                slash = index + 1
+        elif char in SOFT_BREAK_AFTER and _may_cut(text, at):
             other = index + 1
     if space:
         return space, _CUT_AT_SPACE
@@ -330,12 +355,25 @@ def _fresh_line_rank(clusters: _Clusters, width: int) -> int:
     return _soft_cut(clusters, 0, stop, 0, width)[1]
 
 
+def _may_cut(text: str, at: int) -> bool:
+    """May a word longer than the line be cut before text[at]? Not before a
+    space (the line would start with it) or closing punctuation, nor after
+    opening punctuation, even with spaces between (`VOLUME [ "/root"`)."""
+    if text[at] in NO_START or text[at] in _SPACES:
+        return False
+    at -= 1
+    while at > 0 and text[at] in _SPACES:
+        at -= 1
+    return text[at] not in NO_END
+
+
 def _keep_punctuation(text: str, positions: list[int], first: int, cut: int, may_be_empty: bool) -> int:
-    """Move a cut back so that no piece starts with closing or ends with opening
-    punctuation, unless the piece would be left empty (allowed when it is the
-    first piece: the atom then starts on the next line)."""
+    """Move a cut back so that no piece starts with closing punctuation or a
+    space, or ends with opening punctuation, unless the piece would be left
+    empty (allowed when it is the first piece: the atom then starts on the
+    next line)."""
     moved = cut
-    while moved > first and (text[positions[moved]] in NO_START or text[positions[moved] - 1] in NO_END):
+    while moved > first and not _may_cut(text, positions[moved]):
         moved -= 1
     if moved > first or may_be_empty:
         return moved
@@ -414,7 +452,7 @@ def _fill(
                     lines.append((line_start, content_end))
                 line_start, used, content_end = -1, 0, -1
             begin, end = starts[index], starts[index + 1]
-            for cut in _fold(work, begin, end, width, width - used):
+            for cut in _fold(work, text, begin, end, width, width - used):
                 if cut > begin:
                     lines.append((begin if line_start < 0 else line_start, _rstrip(text, cut)))
                 elif content_end >= 0:
