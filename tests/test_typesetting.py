@@ -611,6 +611,17 @@ def test_a_long_word_is_not_cut_where_a_line_would_start_with_a_space_or_a_closi
     ]
 
 
+def test_a_long_name_is_cut_after_double_colons_as_after_a_slash() -> None:
+    """Cut after the last `_`, `MAX_THREAD_POOL_SIZE :` would have left ` :` to start the line."""
+    text = "Session::Options::MAX_THREAD_POOL_SIZE : 线程池的最大线程数，默认为4"
+    assert check(styled(text), 22) == [
+        "Session::Options::",
+        "MAX_THREAD_POOL_SIZE :",
+        "线程池的最大线程数，默",
+        "认为4",
+    ]
+
+
 def test_a_long_code_span_is_not_cut_after_an_opening_bracket_and_a_space() -> None:
     """The check looked only at the character before the cut: a space after `[`."""
     text = '你可以移除 Dockerfile 中 `VOLUME [ "/data/cache/models", "/srv/shared", "/srv/out" ]` 的注释来使用数据卷。'

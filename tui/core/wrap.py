@@ -8,7 +8,7 @@ Here the basics of UAX #14 with the Chinese rules of W3C clreq on top:
   character and a Latin word, number, path or code span;
 - a run of narrow characters (a Latin word, number, path, identifier, "20+",
   "enforce-eager") is never broken unless it is longer than the line; then it
-  is cut after `/`, then after `.`, `_`, `-`, `=` or `,`, and only then at the
+  is cut after `/` or `::`, then after `.`, `_`, `-`, `=` or `,`, and only then at the
   width (a tailoring of UAX #14, which would break after every `/` and `-`);
 - closing punctuation (，。、；：？！）」』”’… and the like) never starts a line and
   opening punctuation (（「『“‘ and the like) never ends one, even across spaces;
@@ -51,7 +51,8 @@ NO_START = frozenset(
 NO_END = frozenset("（「『“‘《〈【〔〖〘〚｛［｟([{｢")
 # "——" is never split, but a line may break before or after it (UAX #14 B2).
 DASHES = frozenset("—―")
-# Where a too-long path or identifier may be broken before it is cut (after the character).
+# Where a too-long path or identifier may be broken before it is cut (after the
+# character; after `::` too, as after `/`).
 SOFT_BREAK_AFTER = frozenset("/._-=,")
 # Spaces as the text has them, and as they are inside a code span.
 _SPACES = " \u00a0"
@@ -308,7 +309,7 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
 
     Clusters are given as the text, their offsets, widths and classes. Best is a
     space or a place where the text would allow a break but for the code span it
-    is in (around Chinese); then a `/`; then `.`, `_`, `-`, `=`, `,`.
+    is in (around Chinese); then a `/` or `::`; then `.`, `_`, `-`, `=`, `,`.
     Only places where `_may_cut` allows a cut count.
     """
     text, positions, sizes, kinds, rights = clusters
@@ -330,7 +331,7 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
                 pushed = index + 1
             # Else the mark after the space goes down with the word before it.
             space = pushed
-        elif char == "/":
+        elif char == "/" or (char == ":" and text[at - 2] == ":" and text[at] != ":"):
             if _may_cut(text, at):
                 slash = index + 1
         elif char in SOFT_BREAK_AFTER and _may_cut(text, at):
