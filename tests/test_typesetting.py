@@ -101,14 +101,26 @@ def is_narrow(char: str) -> bool:
     return cell_len(char) <= 1
 
 
+def separating_slash(source: str, pos: int) -> bool:
+    """A `/` between words (`CNN / RNN`, `推理/部署`), not one that starts a path
+    or an option (`/usr/bin`): one not followed by a Latin letter, digit or sign."""
+    return source[pos] == "/" and not ("!" <= source[pos + 1 : pos + 2] <= "~")
+
+
 def glued_before(source: str, pos: int) -> int:
-    """Start of the chunk that must stay with what ends at `pos`: closing marks,
-    the cluster before them and the opening marks before that."""
+    """Start of the chunk that must stay with what ends at `pos`: closing marks
+    (and separating slashes), the cluster before them (the word, when spaces
+    stand between) and the opening marks before that."""
     start = pos
-    while start > 0 and source[start - 1] in CLOSING:
+    while start > 0 and (source[start - 1] in CLOSING or separating_slash(source, start - 1)):
+        start -= 1
+    spaced = start > 0 and source[start - 1] == " "
+    while start > 0 and source[start - 1] == " ":
         start -= 1
     if start > 0:
         start = max(s for s in cluster_starts(source) if s < start)
+        while spaced and start > 0 and is_narrow(source[start - 1]):
+            start -= 1
     while start > 0 and source[start - 1] in OPENING + " ":
         start -= 1
     return start
@@ -130,7 +142,7 @@ def glued_after(source: str, pos: int, whole_words: bool = True) -> int:
         after = end
         while after < len(source) and source[after] == " ":
             after += 1
-        if after < len(source) and source[after] in CLOSING:
+        if after < len(source) and (source[after] in CLOSING or separating_slash(source, after)):
             end = after + 1
         else:
             return end
@@ -192,7 +204,7 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
         assert not (source[start - 1 : start + 1] == "——" and start), f"rule 3: dash split at {text!r}"
         # rule 4
         paragraph_start = start == 0 or source[start - 1] == "\n" or not source[:start].strip(" ")
-        if text[0] in CLOSING and not paragraph_start:
+        if (text[0] in CLOSING or separating_slash(source, start)) and not paragraph_start:
             chunk = source[glued_before(source, start) : glued_after(source, start, whole_words=False)]
             assert cell_len(chunk) > width, (
                 f"rule 4: line starts with closing mark: {texts[index - 1]!r} / {text!r}"
@@ -603,9 +615,8 @@ def test_a_long_word_is_not_cut_where_a_line_would_start_with_a_space_or_a_closi
     ]
     text = "遇到报错`KeyError:’Config’ object has no field ’last_saved_step’`，可能是因为步数太少。"
     assert check(styled(text), 25) == [
-        "遇到报错",
-        "KeyError:’Config’ object",
-        "has no",
+        "遇到报错KeyError:’Config’",
+        "object has no",
         "field ’last_saved_step’，",
         "可能是因为步数太少。",
     ]
@@ -627,3 +638,47 @@ def test_a_long_code_span_is_not_cut_after_an_opening_bracket_and_a_space() -> N
     text = '你可以移除 Dockerfile 中 `VOLUME [ "/data/cache/models", "/srv/shared", "/srv/out" ]` 的注释来使用数据卷。'
     assert check(styled(text), 24)[1:3] == ["VOLUME", '[ "/data/cache/models",']
     assert check(styled(text), 26)[3:] == ['"/srv/shared",', '"/srv/out" ] 的注释来使用', "数据卷。"]
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # A separating slash after a space stays with the word before it...
+        (
+            "框架支持多种主流网络结构，支持CNN / RNN / GAN / Transformer 等主流网络结构。",
+            20,
+            ["框架支持多种主流网络", "结构，支持CNN /", "RNN / GAN /", "Transformer 等主流网", "络结构。"],
+        ),
+        # ... and one between Chinese words with the word before it, as `、` does.
+        (
+            "确定如何将工具列表转换成提示、如何在推理/部署时提取调用部分。",
+            20,
+            ["确定如何将工具列表转", "换成提示、如何在推", "理/部署时提取调用部", "分。"],
+        ),
+        # A slash before a Latin word starts a path: a line may break before it
+        # (not after its first character, as UAX #14 would).
+        (
+            "若你的模型所在的位置为/path/to/adapter，原始",
+            24,
+            ["若你的模型所在的位置为", "/path/to/adapter，原始"],
+        ),
+        (
+            "启动时可以加上参数 /usr/local/bin 作为搜索路径",
+            24,
+            ["启动时可以加上参数", "/usr/local/bin 作为搜索", "路径"],
+        ),
+    ],
+)
+def test_a_separating_slash_never_starts_a_line(text: str, width: int, expected: list[str]) -> None:
+    assert check(styled(text), width) == expected
+
+
+def test_a_word_that_fits_stays_whole_before_a_separating_slash() -> None:
+    """Where the word and ` /` do not fit on a line together, the slash starts the
+    next one rather than the word being cut (a slash is not among clreq's
+    line-start prohibited marks; keeping the name whole matters more)."""
+    assert check(styled("以及 blip2.py / llava_next_video.py 的改动"), 8)[:3] == [
+        "以及",
+        "blip2.py",
+        "/ llava_",
+    ]

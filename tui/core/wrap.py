@@ -12,6 +12,8 @@ Here the basics of UAX #14 with the Chinese rules of W3C clreq on top:
   width (a tailoring of UAX #14, which would break after every `/` and `-`);
 - closing punctuation (，。、；：？！）」』”’… and the like) never starts a line and
   opening punctuation (（「『“‘ and the like) never ends one, even across spaces;
+  nor does a slash that separates words (`CNN / RNN`, `推理/部署`), though one
+  that starts a path or an option (`/usr/bin`) may start a line;
   the character before is pushed down with it (clreq's "push out": a terminal
   cannot hang or squeeze punctuation);
 - "——" is never split; a break is allowed before and after it;
@@ -58,7 +60,8 @@ SOFT_BREAK_AFTER = frozenset("/._-=,")
 _SPACES = " \u00a0"
 
 # Character classes. Order matters: everything above _ZW is part of a word ("unit").
-_NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL = range(12)
+# _SL, a slash, is read as _AL or _CLN by what follows it (see `_atoms`).
+_NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL, _SL = range(13)
 _CLOSING = (_CLN, _CLW)
 _OPENING = (_OPN, _OPW)
 # Classes that allow a break on their side: wide characters and dashes.
@@ -67,7 +70,7 @@ _BREAKY = (_ID, _OPW, _CLW, _B2)
 
 def _may_break(before: int, after: int) -> bool:
     """May a line break between two adjacent (unspaced) clusters of these classes?"""
-    if after in _CLOSING or before in _OPENING or _GL in (before, after):
+    if after in _CLOSING or after == _SL or before in _OPENING or _GL in (before, after):
         return False
     if before == after == _B2:
         return False
@@ -75,7 +78,7 @@ def _may_break(before: int, after: int) -> bool:
 
 
 # _BREAK[before][after], for the classes of two clusters with no space between them.
-_BREAK = [[_may_break(b, a) for a in range(12)] for b in range(12)]
+_BREAK = [[_may_break(b, a) for a in range(13)] for b in range(13)]
 
 # Text with any of these needs grapheme clusters built first; other text is read
 # character by character (combining marks are handled there too).
@@ -95,7 +98,7 @@ def _info(cluster: str) -> tuple[int, int, int]:
     if info is not None:
         return info
     if len(cluster) > 1 and cluster.isascii():
-        info = (len(cluster), _info(cluster[0])[1], _info(cluster[-1])[1])
+        info = (len(cluster), _info(cluster[0])[1], _info(cluster[-1])[2])
     elif len(cluster) == 1:
         char = cluster
         if char in " \t":
@@ -114,6 +117,10 @@ def _info(cluster: str) -> tuple[int, int, int]:
                 kind = _OPW if width > 1 else _OPN
             elif char in DASHES:
                 kind = _B2
+            elif char == "/":
+                info = (1, _SL, _AL)  # after a slash, a line breaks as after a letter
+                _INFO[char] = info
+                return info
             elif width > 1 or _RI.match(char):
                 kind = _ID
             else:
@@ -126,7 +133,7 @@ def _info(cluster: str) -> tuple[int, int, int]:
             kind = _AL
         if _RI.match(cluster[0]) or (kind == _AL and width > 1):
             kind = _ID  # emoji sequences and flags break like ideographs
-        info = (width, kind, kind)
+        info = (width, kind, _AL if kind == _SL else kind)
     if len(cluster) == 1 or len(_INFO) < 20_000:  # words and clusters: a bounded number
         _INFO[cluster] = info
     return info
@@ -166,9 +173,11 @@ def _clusters(text: str) -> list[str]:
     return out
 
 
-def _atoms(units: Iterable[str], glued: Collection[int] = ()) -> tuple[list[int], list[int], list[int]]:
+def _atoms(
+    units: Iterable[str], text: str, glued: Collection[int] = ()
+) -> tuple[list[int], list[int], list[int]]:
     """Cut the text (given as clusters, or as characters and runs of printable
-    ASCII) into atoms: words that may not be broken (kind _AL), runs of spaces
+    ASCII, and whole) into atoms: words that may not be broken (kind _AL), runs of spaces
     (_SP) and hard breaks (_NL). No break is made before a unit that starts at
     an offset in `glued` (inside a code span).
 
@@ -216,6 +225,11 @@ def _atoms(units: Iterable[str], glued: Collection[int] = ()) -> tuple[list[int]
         else:
             if kind == _ZW:
                 kind = right = _AL  # a mark starting a paragraph: a word of its own
+            elif kind == _SL:
+                # Before a Latin word a slash starts a path or an option (`/usr`): a
+                # line may break before it. Else it separates (`CNN / RNN`, `推理/部署`)
+                # and stays with what it follows, as closing punctuation does.
+                kind = _AL if "!" <= text[pos + 1 : pos + 2] <= "~" else _CLN
             if last > _ZW and (not may_break[last][kind] or pos in glued):
                 widths[-1] += width
             elif last == _SP and kind in _CLOSING and before_space > _ZW:
@@ -267,7 +281,7 @@ def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -
         pos += len(cluster)
     positions.append(end)
     kinds.append(_NONE)
-    clusters = (text, positions, sizes, kinds, rights)
+    clusters = (text, source, positions, sizes, kinds, rights)
     cuts: list[int] = []
     first = 0  # index of the first cluster of the current piece
     used = 0
@@ -300,19 +314,21 @@ def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -
 # What `_soft_cut` found, best last: nothing, a separator, a path separator, a space.
 _NO_CUT, _CUT_AFTER_SEPARATOR, _CUT_AFTER_SLASH, _CUT_AT_SPACE = range(4)
 
-_Clusters = tuple[str, list[int], list[int], list[int], list[int]]
+_Clusters = tuple[str, str, list[int], list[int], list[int], list[int]]
 
 
 def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: int) -> tuple[int | None, int]:
     """The best soft cut among clusters first..stop-1 (after `before` cells) and
     its rank, or (None, _NO_CUT).
 
-    Clusters are given as the text, their offsets, widths and classes. Best is a
+    Clusters are given as the text (as classified and as given), their offsets,
+    widths and classes; a cut after stop-1 is also one after the space at stop,
+    which is dropped with the cut. Best is a
     space or a place where the text would allow a break but for the code span it
     is in (around Chinese); then a `/` or `::`; then `.`, `_`, `-`, `=`, `,`.
     Only places where `_may_cut` allows a cut count.
     """
-    text, positions, sizes, kinds, rights = clusters
+    text, source, positions, sizes, kinds, rights = clusters
     space = slash = other = None
     pushed = None  # the last space that allows a cut, even early on the line
     filled = before
@@ -336,6 +352,13 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
                 slash = index + 1
         elif char in SOFT_BREAK_AFTER and _may_cut(text, at):
             other = index + 1
+    if (
+        stop + 1 < len(sizes)
+        and source[positions[stop] : positions[stop + 1]] == " "
+        and filled * 3 >= width
+        and _may_cut(text, positions[stop + 1])
+    ):
+        space = stop + 1  # the line is full up to a space: cut there (it is dropped)
     if space:
         return space, _CUT_AT_SPACE
     if slash:
@@ -347,7 +370,7 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
 
 def _fresh_line_rank(clusters: _Clusters, width: int) -> int:
     """The rank of the best soft cut the atom would have if started on a fresh line."""
-    sizes = clusters[2]
+    sizes = clusters[3]
     filled = 0
     stop = 0
     while stop < len(sizes) and filled + sizes[stop] <= width:
@@ -414,7 +437,7 @@ def wrap(runs: Sequence[Run], width: int, *, keep_whole: Collection[Hashable] = 
     if "\n" not in work and cell_len(work) <= width:
         return _slice(runs, [(0, _rstrip(text, len(text)))])  # fits on one line
     units = _clusters(work) if _COMPLEX.search(work) else _TOKENS.findall(work)
-    starts, widths, kinds = _atoms(units, glued)
+    starts, widths, kinds = _atoms(units, work, glued)
     return _slice(runs, _fill(work, text, starts, widths, kinds, width))
 
 
