@@ -682,3 +682,43 @@ def test_a_word_that_fits_stays_whole_before_a_separating_slash() -> None:
         "blip2.py",
         "/ llava_",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # A lone ASCII quote stays on its inner side: after a space it opens...
+        ("例如：`--author_name '小明' 'XiaoMing'`。", 21, ["例如：--author_name", "'小明' 'XiaoMing'。"]),
+        # ... between two ideographs the quotes before it tell which it is...
+        (
+            "作者名可以写成'小明'或者'XiaoMing'两种形式都可以",
+            15,
+            ["作者名可以写成", "'小明'或者", "'XiaoMing'两种", "形式都可以"],
+        ),
+        # ... and the cut of a word longer than the line does not leave it alone.
+        (
+            "指定 `type='ParallelStrategy'` 并配置参数",
+            17,
+            ["指定 type=", "'ParallelStrateg", "y' 并配置参数"],
+        ),
+        # A line may still break before an opening or after a closing ASCII quote
+        # (UAX #14 allows neither).
+        (
+            "确定如何将工具列表'tools'转换成'system'的格式",
+            24,
+            ["确定如何将工具列表", "'tools'转换成'system'的", "格式"],
+        ),
+        (
+            "确定如何将工具列表'tools'转换成'system'的格式",
+            26,
+            ["确定如何将工具列表'tools'", "转换成'system'的格式"],
+        ),
+        (
+            "可选为'dpo'、'orpo'、'simpo'、'kto'、'cpo'，默认为'dpo'。",
+            24,
+            ["可选为'dpo'、'orpo'、", "'simpo'、'kto'、'cpo'，", "默认为'dpo'。"],
+        ),
+    ],
+)
+def test_ascii_quotes_stay_with_what_they_quote(text: str, width: int, expected: list[str]) -> None:
+    assert check(styled(text), width) == expected

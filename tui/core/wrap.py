@@ -14,6 +14,9 @@ Here the basics of UAX #14 with the Chinese rules of W3C clreq on top:
   opening punctuation (（「『“‘ and the like) never ends one, even across spaces;
   nor does a slash that separates words (`CNN / RNN`, `推理/部署`), though one
   that starts a path or an option (`/usr/bin`) may start a line;
+- an ASCII quote stays with what it quotes: one alone between other text is
+  read as opening or closing by its neighbours (a space, a bracket), else by
+  how many quotes come before it;
   the character before is pushed down with it (clreq's "push out": a terminal
   cannot hang or squeeze punctuation);
 - "——" is never split; a break is allowed before and after it;
@@ -60,8 +63,9 @@ SOFT_BREAK_AFTER = frozenset("/._-=,")
 _SPACES = " \u00a0"
 
 # Character classes. Order matters: everything above _ZW is part of a word ("unit").
-# _SL, a slash, is read as _AL or _CLN by what follows it (see `_atoms`).
-_NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL, _SL = range(13)
+# _SL, a slash, is read as _AL or _CLN by what follows it (see `_atoms`), and _QU,
+# a lone ASCII quote, as opening or closing by what stands around it (`_quote_class`).
+_NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL, _SL, _QU = range(14)
 _CLOSING = (_CLN, _CLW)
 _OPENING = (_OPN, _OPW)
 # Classes that allow a break on their side: wide characters and dashes.
@@ -78,7 +82,7 @@ def _may_break(before: int, after: int) -> bool:
 
 
 # _BREAK[before][after], for the classes of two clusters with no space between them.
-_BREAK = [[_may_break(b, a) for a in range(13)] for b in range(13)]
+_BREAK = [[_may_break(b, a) for a in range(14)] for b in range(14)]
 
 # Text with any of these needs grapheme clusters built first; other text is read
 # character by character (combining marks are handled there too).
@@ -98,7 +102,9 @@ def _info(cluster: str) -> tuple[int, int, int]:
     if info is not None:
         return info
     if len(cluster) > 1 and cluster.isascii():
-        info = (len(cluster), _info(cluster[0])[1], _info(cluster[-1])[2])
+        # A quote that opens or closes a Latin word (`'auto'`) breaks as the word does.
+        first, last = _info(cluster[0])[1], _info(cluster[-1])[2]
+        info = (len(cluster), _AL if first == _QU else first, _AL if last == _QU else last)
     elif len(cluster) == 1:
         char = cluster
         if char in " \t":
@@ -121,6 +127,8 @@ def _info(cluster: str) -> tuple[int, int, int]:
                 info = (1, _SL, _AL)  # after a slash, a line breaks as after a letter
                 _INFO[char] = info
                 return info
+            elif char in "'\"":
+                kind = _QU
             elif width > 1 or _RI.match(char):
                 kind = _ID
             else:
@@ -129,7 +137,7 @@ def _info(cluster: str) -> tuple[int, int, int]:
     else:
         width = cell_len(cluster)
         kind = _info(cluster[0])[1]
-        if kind == _ZW or kind <= _NL:
+        if kind in (_ZW, _QU) or kind <= _NL:
             kind = _AL
         if _RI.match(cluster[0]) or (kind == _AL and width > 1):
             kind = _ID  # emoji sequences and flags break like ideographs
@@ -137,6 +145,36 @@ def _info(cluster: str) -> tuple[int, int, int]:
     if len(cluster) == 1 or len(_INFO) < 20_000:  # words and clusters: a bounded number
         _INFO[cluster] = info
     return info
+
+
+def _quote_class(text: str, pos: int) -> int:
+    """How a lone ASCII quote at text[pos] breaks: as opening punctuation (it
+    stays with what follows) after a space or an opening mark, as closing (it
+    stays with what precedes) before a space or a closing mark, as a letter
+    next to a Latin word. Between two wide characters, the quotes of the
+    paragraph before it tell: an even number before it (apostrophes in words
+    not counted), and it opens."""
+    before = text[pos - 1] if pos else " "
+    after = text[pos + 1] if pos + 1 < len(text) else " "
+    if before in " \n\u00a0" or before in NO_END:
+        return _OPN
+    if after in " \n\u00a0" or after in NO_START:
+        return _CLN
+    if "!" <= before <= "~" or "!" <= after <= "~":
+        return _AL
+    quote = text[pos]
+    seen = 0
+    at = text.find(quote, text.rfind("\n", 0, pos) + 1, pos)
+    while at >= 0:
+        if not (
+            text[at - 1 : at].isascii()
+            and text[at - 1 : at].isalpha()
+            and text[at + 1].isascii()
+            and text[at + 1].isalpha()
+        ):
+            seen += 1
+        at = text.find(quote, at + 1, pos)
+    return _CLN if seen % 2 else _OPN
 
 
 def _clusters(text: str) -> list[str]:
@@ -230,6 +268,8 @@ def _atoms(
                 # line may break before it. Else it separates (`CNN / RNN`, `推理/部署`)
                 # and stays with what it follows, as closing punctuation does.
                 kind = _AL if "!" <= text[pos + 1 : pos + 2] <= "~" else _CLN
+            elif kind == _QU:
+                kind = right = _quote_class(text, pos)
             if last > _ZW and (not may_break[last][kind] or pos in glued):
                 widths[-1] += width
             elif last == _SP and kind in _CLOSING and before_space > _ZW:
@@ -274,6 +314,8 @@ def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -
     pos = start
     for cluster in _clusters(text[start:end]):
         size, kind, right = _info(cluster)
+        if kind == _QU:
+            kind = right = _quote_class(text, pos)
         positions.append(pos)
         sizes.append(size)
         kinds.append(kind)
@@ -382,13 +424,16 @@ def _fresh_line_rank(clusters: _Clusters, width: int) -> int:
 def _may_cut(text: str, at: int) -> bool:
     """May a word longer than the line be cut before text[at]? Not before a
     space (the line would start with it) or closing punctuation, nor after
-    opening punctuation, even with spaces between (`VOLUME [ "/root"`)."""
-    if text[at] in NO_START or text[at] in _SPACES:
+    opening punctuation, even with spaces between (`VOLUME [ "/root"`); ASCII
+    quotes count as opening or closing as `_quote_class` reads them."""
+    char = text[at]
+    if char in NO_START or char in _SPACES or (char in "'\"" and _quote_class(text, at) == _CLN):
         return False
     at -= 1
     while at > 0 and text[at] in _SPACES:
         at -= 1
-    return text[at] not in NO_END
+    char = text[at]
+    return char not in NO_END and not (char in "'\"" and _quote_class(text, at) == _OPN)
 
 
 def _keep_punctuation(text: str, positions: list[int], first: int, cut: int, may_be_empty: bool) -> int:
