@@ -211,13 +211,10 @@ def _clusters(text: str) -> list[str]:
     return out
 
 
-def _atoms(
-    units: Iterable[str], text: str, glued: Collection[int] = ()
-) -> tuple[list[int], list[int], list[int]]:
+def _atoms(units: Iterable[str], text: str) -> tuple[list[int], list[int], list[int]]:
     """Cut the text (given as clusters, or as characters and runs of printable
-    ASCII, and whole) into atoms: words that may not be broken (kind _AL), runs of spaces
-    (_SP) and hard breaks (_NL). No break is made before a unit that starts at
-    an offset in `glued` (inside a code span).
+    ASCII, and whole) into atoms: words that may not be broken (kind _AL), runs
+    of spaces (_SP) and hard breaks (_NL).
 
     Atoms cover the text without gaps; returns their start offsets, widths and kinds.
     """
@@ -261,16 +258,17 @@ def _atoms(
                 kinds[-1] = _AL
             last = _AL
         else:
-            if kind == _ZW:
+            if kind > _GL:
+                if kind == _SL:
+                    # Before a Latin word a slash starts a path or an option (`/usr`):
+                    # a line may break before it. Else it separates (`CNN / RNN`,
+                    # `推理/部署`) and stays with what it follows, as closing marks do.
+                    kind = _AL if "!" <= text[pos + 1 : pos + 2] <= "~" else _CLN
+                else:
+                    kind = right = _quote_class(text, pos)
+            elif kind == _ZW:
                 kind = right = _AL  # a mark starting a paragraph: a word of its own
-            elif kind == _SL:
-                # Before a Latin word a slash starts a path or an option (`/usr`): a
-                # line may break before it. Else it separates (`CNN / RNN`, `推理/部署`)
-                # and stays with what it follows, as closing punctuation does.
-                kind = _AL if "!" <= text[pos + 1 : pos + 2] <= "~" else _CLN
-            elif kind == _QU:
-                kind = right = _quote_class(text, pos)
-            if last > _ZW and (not may_break[last][kind] or pos in glued):
+            if last > _ZW and not may_break[last][kind]:
                 widths[-1] += width
             elif last == _SP and kind in _CLOSING and before_space > _ZW:
                 # Closing punctuation after spaces: glue word, spaces and mark.
@@ -285,6 +283,19 @@ def _atoms(
             last = right
         pos += len(unit)
     return starts, widths, kinds
+
+
+def _glue(starts: list[int], widths: list[int], kinds: list[int], glued: Collection[int]) -> None:
+    """Join each word that starts at an offset in `glued` (inside a code span) to
+    the word before it, in place."""
+    kept = 0
+    for index, start in enumerate(starts):
+        if kept and start in glued and kinds[index] == _AL and kinds[kept - 1] == _AL:
+            widths[kept - 1] += widths[index]
+            continue
+        starts[kept], widths[kept], kinds[kept] = start, widths[index], kinds[index]
+        kept += 1
+    del starts[kept:], widths[kept:], kinds[kept:]
 
 
 def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -> list[int]:
@@ -335,7 +346,10 @@ def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -
         while used + size > limit and (index > first or limit < width):
             before = width - limit  # cells already on the line
             cut, rank = _soft_cut(clusters, first, index, before, width)
-            if before and ((cut is None and before > width // 2) or _fresh_line_rank(clusters, width) > rank):
+            if before and (
+                (cut is None and before > width // 2)
+                or (rank < _CUT_AT_SPACE and _fresh_line_rank(clusters, width) > rank)
+            ):
                 cut = first
             elif cut is None:
                 cut = index
@@ -482,7 +496,9 @@ def wrap(runs: Sequence[Run], width: int, *, keep_whole: Collection[Hashable] = 
     if "\n" not in work and cell_len(work) <= width:
         return _slice(runs, [(0, _rstrip(text, len(text)))])  # fits on one line
     units = _clusters(work) if _COMPLEX.search(work) else _TOKENS.findall(work)
-    starts, widths, kinds = _atoms(units, work, glued)
+    starts, widths, kinds = _atoms(units, work)
+    if glued:
+        _glue(starts, widths, kinds, glued)
     return _slice(runs, _fill(work, text, starts, widths, kinds, width))
 
 
