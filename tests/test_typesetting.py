@@ -722,3 +722,44 @@ def test_a_word_that_fits_stays_whole_before_a_separating_slash() -> None:
 )
 def test_ascii_quotes_stay_with_what_they_quote(text: str, width: int, expected: list[str]) -> None:
     assert check(styled(text), width) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # An option starts a line whole; UAX #14 would break after its `--`.
+        (
+            "默认为None，即当--freeze_vit为false时开启。",
+            16,
+            ["默认为None，即当", "--freeze_vit为", "false时开启。"],
+        ),
+        # So does an absolute path; UAX #14 would break after its first `/`.
+        (
+            "若你的模型所在的位置为/path/to/adapter，原始",
+            24,
+            ["若你的模型所在的位置为", "/path/to/adapter，原始"],
+        ),
+        # A URL, a path or a hyphenated name that fits stays whole; UAX #14 breaks
+        # after every `/` and `-`.
+        (
+            "参考文档 https://example.org/docs/getting-started.html 安装完成后再激活环境",
+            48,
+            ["参考文档", "https://example.org/docs/getting-started.html 安", "装完成后再激活环境"],
+        ),
+        (
+            "若你在平台上使用 enforce-eager 或 cuda-graph 模式，建议先确认",
+            24,
+            ["若你在平台上使用", "enforce-eager 或", "cuda-graph 模式，建议先", "确认"],
+        ),
+        # A number with its sign and the Chinese after it may part (UAX #14 glues them).
+        (
+            "支持600+纯文本大模型、400+多模态大模型训练",
+            17,
+            ["支持600+纯文本大", "模型、400+多模态", "大模型训练"],
+        ),
+    ],
+)
+def test_choices_that_differ_from_uax14(text: str, width: int, expected: list[str]) -> None:
+    """The departures from UAX #14 that tui/core/wrap.py's docstring names, on
+    purpose (ASCII quotes: `test_ascii_quotes_stay_with_what_they_quote`)."""
+    assert check(styled(text), width) == expected
