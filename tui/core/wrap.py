@@ -396,11 +396,11 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
     its rank, or (None, _NO_CUT).
 
     Clusters are given as the text (as classified and as given), their offsets,
-    widths and classes; a cut after stop-1 is also one after the space at stop,
-    which is dropped with the cut. Best is a
-    space or a place where the text would allow a break but for the code span it
-    is in (around Chinese); then a `/` or `::`; then `.`, `_`, `-`, `=`, `,`.
-    Only places where `_may_cut` allows a cut count.
+    widths and classes; a cut after stop-1 may also be one after the space at
+    stop, which is dropped with the cut. Best is a space or a place where the
+    text would allow a break but for the code span it is in (around Chinese);
+    then a `/` or `::`; then `.`, `_`, `-`, `=`, `,`. Only places where
+    `_may_cut` allows a cut count.
     """
     text, source, positions, sizes, kinds, rights = clusters
     space = slash = other = None
