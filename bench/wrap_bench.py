@@ -1,7 +1,14 @@
-"""How long our line breaker (`tui.wrap.wrap`) takes on the bundled digest, next to uniseg.
+"""How long our line breaker (`tui.core.wrap.wrap`) takes on the bundled digest, next
+to uniseg, and on 1,169 paragraphs of real Chinese docs, next to ICU.
 
-    python bench/wrap_bench.py            # 300 passes of ours, 10 of uniseg's
-    python bench/wrap_bench.py --runs 1000 --uniseg-runs 20
+    python bench/wrap_bench.py            # 300 passes of ours, 10 of uniseg's, 20 of the corpus
+    python bench/wrap_bench.py --runs 1000 --uniseg-runs 20 --corpus-runs 50
+
+The corpus is `../shared/corpora/wrap_corpus_zh.txt` beside the repository (or
+in PRDIGEST_CORPORA); its part is left out when it is absent. A pass wraps all
+of it at one width (40, 60, 80), code spans styled as the review pane styles
+them. With PyICU installed (the `oracle` extra) ICU's line break opportunities
+for the same text are timed too, for scale: they do not lay out lines.
 
 Every text field of the bundled digest (titles, repo, tags, verdict notes,
 summaries, item texts and refs: 132 texts, 4,158 characters, code spans
@@ -53,6 +60,7 @@ Timings are measurements, never pass/fail tests.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -71,6 +79,9 @@ from tui.store.locations import bundled_entries
 
 FRAME_MS = 1000 / 60
 WIDTHS = (40, 80, 120)
+CORPUS_WIDTHS = (40, 60, 80)
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("PRDIGEST_CORPORA") or REPO.parent / "shared" / "corpora") / "wrap_corpus_zh.txt"
 
 
 def digest_runs() -> list[list[Run]]:
@@ -84,6 +95,47 @@ def digest_runs() -> list[list[Run]]:
     return [
         [(part, "code" if is_code else None) for part, is_code in code_spans(text)] for text in texts if text
     ]
+
+
+def corpus_runs() -> list[list[Run]] | None:
+    """The corpus's paragraphs as (text, style) runs, code spans styled; None if absent."""
+    if not CORPUS.is_file():
+        return None
+    paragraphs = [line for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        [(part, "code" if is_code else None) for part, is_code in code_spans(text)] for text in paragraphs
+    ]
+
+
+def icu_break_opportunities(texts: list[str]) -> None:
+    import icu
+
+    breaker = icu.BreakIterator.createLineInstance(icu.Locale("zh_CN"))
+    for text in texts:
+        breaker.setText(text)
+        list(breaker)
+
+
+def bench_corpus(runs: int) -> None:
+    texts = corpus_runs()
+    if texts is None:
+        print(f"\nthe corpus is not at {CORPUS}: its part is left out.")
+        return
+    chars = sum(len(part) for runs in texts for part, _ in runs)
+    print(f"\ncorpus: {len(texts)} paragraphs, {chars} characters\n")
+    print("| what | width | passes | min ms | median ms | µs per call | median / frame |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for width in CORPUS_WIDTHS:
+        times = passes(lambda width=width: [wrap(runs, width, keep_whole=("code",)) for runs in texts], runs)
+        print(row("tui.core.wrap.wrap, whole corpus", width, len(texts), times))
+    try:
+        import icu
+    except ImportError:
+        print("\nPyICU is not installed: `pip install -e '.[oracle]'` to compare.")
+        return
+    plain = ["".join(part for part, _ in runs) for runs in texts]
+    times = passes(lambda: icu_break_opportunities(plain), runs)
+    print(row(f"ICU {icu.ICU_VERSION} break opportunities", "-", len(texts), times))
 
 
 def uniseg_wrap(runs: Sequence[Run], width: int, *, keep_whole: Collection[Hashable] = ()) -> list[Line]:
@@ -180,7 +232,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=300, help="passes of our wrap per width")
     parser.add_argument("--uniseg-runs", type=int, default=10, help="passes of uniseg (slow)")
+    parser.add_argument("--corpus-runs", type=int, default=20, help="passes over the corpus per width")
+    parser.add_argument("--corpus-only", action="store_true", help="time the corpus only")
     args = parser.parse_args()
+    if args.corpus_only:
+        bench_corpus(args.corpus_runs)
+        return
 
     texts = digest_runs()
     chars = sum(len(part) for runs in texts for part, _ in runs)
@@ -200,12 +257,14 @@ def main() -> None:
         from uniseg.linebreak import line_break_boundaries
     except ImportError:
         print("\nuniseg is not installed: `pip install uniseg` to compare.")
+        bench_corpus(args.corpus_runs)
         return
     plain = ["".join(part for part, _ in runs) for runs in texts]
     times = passes(lambda: [list(line_break_boundaries(text)) for text in plain], args.uniseg_runs)
     print(row(f"uniseg {uniseg.__version__} break opportunities", "-", len(texts), times))
     times = passes(lambda: [uniseg_wrap(runs, 80, keep_whole=("code",)) for runs in texts], args.uniseg_runs)
     print(row("uniseg_wrap (greedy on uniseg)", 80, len(texts), times))
+    bench_corpus(args.corpus_runs)
 
 
 if __name__ == "__main__":

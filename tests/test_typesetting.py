@@ -101,14 +101,26 @@ def is_narrow(char: str) -> bool:
     return cell_len(char) <= 1
 
 
+def separating_slash(source: str, pos: int) -> bool:
+    """A `/` between words (`CNN / RNN`, `推理/部署`), not one that starts a path
+    or an option (`/usr/bin`): one not followed by a Latin letter, digit or sign."""
+    return source[pos] == "/" and not ("!" <= source[pos + 1 : pos + 2] <= "~")
+
+
 def glued_before(source: str, pos: int) -> int:
-    """Start of the chunk that must stay with what ends at `pos`: closing marks,
-    the cluster before them and the opening marks before that."""
+    """Start of the chunk that must stay with what ends at `pos`: closing marks
+    (and separating slashes), the cluster before them (the word, when spaces
+    stand between) and the opening marks before that."""
     start = pos
-    while start > 0 and source[start - 1] in CLOSING:
+    while start > 0 and (source[start - 1] in CLOSING or separating_slash(source, start - 1)):
+        start -= 1
+    spaced = start > 0 and source[start - 1] == " "
+    while start > 0 and source[start - 1] == " ":
         start -= 1
     if start > 0:
         start = max(s for s in cluster_starts(source) if s < start)
+        while spaced and start > 0 and is_narrow(source[start - 1]):
+            start -= 1
     while start > 0 and source[start - 1] in OPENING + " ":
         start -= 1
     return start
@@ -130,7 +142,7 @@ def glued_after(source: str, pos: int, whole_words: bool = True) -> int:
         after = end
         while after < len(source) and source[after] == " ":
             after += 1
-        if after < len(source) and source[after] in CLOSING:
+        if after < len(source) and (source[after] in CLOSING or separating_slash(source, after)):
             end = after + 1
         else:
             return end
@@ -192,7 +204,7 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
         assert not (source[start - 1 : start + 1] == "——" and start), f"rule 3: dash split at {text!r}"
         # rule 4
         paragraph_start = start == 0 or source[start - 1] == "\n" or not source[:start].strip(" ")
-        if text[0] in CLOSING and not paragraph_start:
+        if (text[0] in CLOSING or separating_slash(source, start)) and not paragraph_start:
             chunk = source[glued_before(source, start) : glued_after(source, start, whole_words=False)]
             assert cell_len(chunk) > width, (
                 f"rule 4: line starts with closing mark: {texts[index - 1]!r} / {text!r}"
@@ -203,7 +215,8 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
             assert cell_len(chunk) > width, f"rule 4: line ends with opening mark: {text!r}"
     breaks = [start for start, _ in where[1:]]
     # rule 5
-    for start, end in words(source, runs, keep_whole):
+    whole = words(source, runs, keep_whole)
+    for start, end in whole:
         if cell_len(source[start:end]) <= width:
             inside = [b for b in breaks if start < b < end]
             assert not inside, f"rule 5: {source[start:end]!r} broken at width {width}: {texts}"
@@ -214,7 +227,9 @@ def check(runs: Sequence[Run], width: int, keep_whole: frozenset[Hashable] = KEE
             continue  # broken at spaces or a line break
         if cell_len(source[end - 1]) < 2 or cell_len(texts[index][0]) < 2:
             continue
-        head = source[start : glued_after(source, start)]
+        # What starts the line: a chunk, or a whole code span (with its punctuation).
+        head_end = max([glued_after(source, start)] + [e for s, e in whole if s <= start < e])
+        head = source[start:head_end]
         before = texts[index - 1]
         assert cell_len(before) + cell_len(head) > width, (
             f"rule 6: {head!r} would have fit after {before!r} at width {width}"
@@ -311,6 +326,14 @@ CASES = [
     ),
     Case(
         "dashes", styled("dispatcher——它决定了所有平台行为——包括 helper 抽取边界——只抽纯索引/形状逻辑。" * 3)
+    ),
+    Case(
+        "code-spans-with-chinese",
+        styled(
+            "传入作者的中文名和英文名，以空格分隔，例如：`--author_name '小明' 'XiaoMing'`。默认为空；"
+            "总批次等价于`micro_batch*数据并行数*累加步数`，迭代写作`Iter(train) [{当前次数}/{总次数}]`，"
+            "对于`一只`的字节序列也一样，也可以写成 `名字=小明`。" * 2
+        ),
     ),
     Case(
         "spaces-and-breaks",
@@ -546,3 +569,197 @@ def test_truncate_never_splits_and_stays_within_the_width() -> None:
             if width and text[len(kept)] != " ":
                 following = min(b for b in boundaries if b > len(kept))
                 assert cell_len(text[:following]) + 1 > width, (width, out)
+
+
+# -- faults found on real Chinese technical prose (issue 22), each at the rule that let it through --
+
+
+def test_a_code_span_holding_chinese_stays_whole_when_it_fits() -> None:
+    """Keeping a span whole made only its spaces non-breaking: its Chinese still
+    allowed breaks, and the next line started with the span's closing quote."""
+    text = "传入作者的中文名和英文名，以空格分隔，例如：`--author_name '小明' 'XiaoMing'`。默认为空。"
+    assert check(styled(text), 60) == [
+        "传入作者的中文名和英文名，以空格分隔，例如：",
+        "--author_name '小明' 'XiaoMing'。默认为空。",
+    ]
+    assert check(styled("最后总会合并成为`一只`），但对于未登录的"), 20) == [
+        "最后总会合并成为",
+        "一只），但对于未登录",
+        "的",
+    ]
+
+
+def test_a_long_code_span_starts_a_line_when_that_lets_it_break_at_a_space() -> None:
+    """The cut looked only within the room left on the current line, so it fell
+    mid-identifier (after `npu_fused_`) although a fresh line allowed the space."""
+    text = '只需要调用 `apply_patch("npu_fused_swiglu", model=model)` 即可针对已适配的模型使能。'
+    assert check(styled(text), 40) == [
+        "只需要调用",
+        'apply_patch("npu_fused_swiglu",',
+        "model=model) 即可针对已适配的模型使能。",
+    ]
+    # A path breaks after `/` on this line as well as on a fresh one: it stays.
+    assert check(styled(f"直接 import 了 `{PATH}`"), 40)[0] == "直接 import 了 vllm/model_executor/"
+
+
+def test_a_long_word_is_not_cut_where_a_line_would_start_with_a_space_or_a_closing_mark() -> None:
+    """A cut after a space followed by closing punctuation was moved back before
+    the space, not past it: the next line started with ` ...` or ` ’`. The word
+    before the space now goes down with the mark, as clreq pushes it out."""
+    text = "请先运行`tool pack --with_cached_items true ...`命令生成缓存（它很大）。"
+    assert check(styled(text), 25) == [
+        "请先运行tool pack",
+        "--with_cached_items",
+        "true ...命令生成缓存（它",
+        "很大）。",
+    ]
+    text = "遇到报错`KeyError:’Config’ object has no field ’last_saved_step’`，可能是因为步数太少。"
+    assert check(styled(text), 25) == [
+        "遇到报错KeyError:’Config’",
+        "object has no",
+        "field ’last_saved_step’，",
+        "可能是因为步数太少。",
+    ]
+
+
+def test_a_long_name_is_cut_after_double_colons_as_after_a_slash() -> None:
+    """Cut after the last `_`, `MAX_THREAD_POOL_SIZE :` would have left ` :` to start the line."""
+    text = "Session::Options::MAX_THREAD_POOL_SIZE : 线程池的最大线程数，默认为4"
+    assert check(styled(text), 22) == [
+        "Session::Options::",
+        "MAX_THREAD_POOL_SIZE :",
+        "线程池的最大线程数，默",
+        "认为4",
+    ]
+
+
+def test_a_long_code_span_is_not_cut_after_an_opening_bracket_and_a_space() -> None:
+    """The check looked only at the character before the cut: a space after `[`."""
+    text = '你可以移除 Dockerfile 中 `VOLUME [ "/data/cache/models", "/srv/shared", "/srv/out" ]` 的注释来使用数据卷。'
+    assert check(styled(text), 24)[1:3] == ["VOLUME", '[ "/data/cache/models",']
+    assert check(styled(text), 26)[3:] == ['"/srv/shared",', '"/srv/out" ] 的注释来使用', "数据卷。"]
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # A separating slash after a space stays with the word before it...
+        (
+            "框架支持多种主流网络结构，支持CNN / RNN / GAN / Transformer 等主流网络结构。",
+            20,
+            ["框架支持多种主流网络", "结构，支持CNN /", "RNN / GAN /", "Transformer 等主流网", "络结构。"],
+        ),
+        # ... and one between Chinese words with the word before it, as `、` does.
+        (
+            "确定如何将工具列表转换成提示、如何在推理/部署时提取调用部分。",
+            20,
+            ["确定如何将工具列表转", "换成提示、如何在推", "理/部署时提取调用部", "分。"],
+        ),
+        # A slash before a Latin word starts a path: a line may break before it
+        # (not after its first character, as UAX #14 would).
+        (
+            "若你的模型所在的位置为/path/to/adapter，原始",
+            24,
+            ["若你的模型所在的位置为", "/path/to/adapter，原始"],
+        ),
+        (
+            "启动时可以加上参数 /usr/local/bin 作为搜索路径",
+            24,
+            ["启动时可以加上参数", "/usr/local/bin 作为搜索", "路径"],
+        ),
+    ],
+)
+def test_a_separating_slash_never_starts_a_line(text: str, width: int, expected: list[str]) -> None:
+    assert check(styled(text), width) == expected
+
+
+def test_a_word_that_fits_stays_whole_before_a_separating_slash() -> None:
+    """Where the word and ` /` do not fit on a line together, the slash starts the
+    next one rather than the word being cut (a slash is not among clreq's
+    line-start prohibited marks; keeping the name whole matters more)."""
+    assert check(styled("以及 blip2.py / llava_next_video.py 的改动"), 8)[:3] == [
+        "以及",
+        "blip2.py",
+        "/ llava_",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # A lone ASCII quote stays on its inner side: after a space it opens...
+        ("例如：`--author_name '小明' 'XiaoMing'`。", 21, ["例如：--author_name", "'小明' 'XiaoMing'。"]),
+        # ... between two ideographs the quotes before it tell which it is...
+        (
+            "作者名可以写成'小明'或者'XiaoMing'两种形式都可以",
+            15,
+            ["作者名可以写成", "'小明'或者", "'XiaoMing'两种", "形式都可以"],
+        ),
+        # ... and the cut of a word longer than the line does not leave it alone.
+        (
+            "指定 `type='ParallelStrategy'` 并配置参数",
+            17,
+            ["指定 type=", "'ParallelStrateg", "y' 并配置参数"],
+        ),
+        # A line may still break before an opening or after a closing ASCII quote
+        # (UAX #14 allows neither).
+        (
+            "确定如何将工具列表'tools'转换成'system'的格式",
+            24,
+            ["确定如何将工具列表", "'tools'转换成'system'的", "格式"],
+        ),
+        (
+            "确定如何将工具列表'tools'转换成'system'的格式",
+            26,
+            ["确定如何将工具列表'tools'", "转换成'system'的格式"],
+        ),
+        (
+            "可选为'dpo'、'orpo'、'simpo'、'kto'、'cpo'，默认为'dpo'。",
+            24,
+            ["可选为'dpo'、'orpo'、", "'simpo'、'kto'、'cpo'，", "默认为'dpo'。"],
+        ),
+    ],
+)
+def test_ascii_quotes_stay_with_what_they_quote(text: str, width: int, expected: list[str]) -> None:
+    assert check(styled(text), width) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        # An option starts a line whole; UAX #14 would break after its `--`.
+        (
+            "默认为None，即当--freeze_vit为false时开启。",
+            16,
+            ["默认为None，即当", "--freeze_vit为", "false时开启。"],
+        ),
+        # So does an absolute path; UAX #14 would break after its first `/`.
+        (
+            "若你的模型所在的位置为/path/to/adapter，原始",
+            24,
+            ["若你的模型所在的位置为", "/path/to/adapter，原始"],
+        ),
+        # A URL, a path or a hyphenated name that fits stays whole; UAX #14 breaks
+        # after every `/` and `-`.
+        (
+            "参考文档 https://example.org/docs/getting-started.html 安装完成后再激活环境",
+            48,
+            ["参考文档", "https://example.org/docs/getting-started.html 安", "装完成后再激活环境"],
+        ),
+        (
+            "若你在平台上使用 enforce-eager 或 cuda-graph 模式，建议先确认",
+            24,
+            ["若你在平台上使用", "enforce-eager 或", "cuda-graph 模式，建议先", "确认"],
+        ),
+        # A number with its sign and the Chinese after it may part (UAX #14 glues them).
+        (
+            "支持600+纯文本大模型、400+多模态大模型训练",
+            17,
+            ["支持600+纯文本大", "模型、400+多模态", "大模型训练"],
+        ),
+    ],
+)
+def test_choices_that_differ_from_uax14(text: str, width: int, expected: list[str]) -> None:
+    """The departures from UAX #14 that tui/core/wrap.py's docstring names, on
+    purpose (ASCII quotes: `test_ascii_quotes_stay_with_what_they_quote`)."""
+    assert check(styled(text), width) == expected
