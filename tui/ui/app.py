@@ -565,13 +565,17 @@ class PrDigestApp(App[None]):
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_entries(self) -> None:
+        from tui.load.reload import missed_changes
         from tui.load.watch import watch, watch_roots
 
         def notice(text: str) -> None:
             self.notify(text, title=words.WATCHING, severity="warning", timeout=8, markup=False)
 
+        def catch_up():  # what changed while nothing watched: since the scan, or a restart
+            return missed_changes(self.paths, self.library.files, self.cache)
+
         roots = watch_roots(self.folders, self.files)
-        async for changed in watch(roots, self._stop_watch, notice):
+        async for changed in watch(roots, self._stop_watch, notice, catch_up=catch_up):
             self._pending |= changed
             if not self._applying:
                 self.apply_pending()
