@@ -43,7 +43,7 @@ from tui.load.first_frame import (
 )
 from tui.store import uistate
 from tui.store.state import ReadState
-from tui.ui import presenting
+from tui.ui import presenting, signals
 from tui.ui.bindings import APP_BINDINGS
 from tui.ui.screens.base import MainScreen
 from tui.ui.widgets.filter_bar import FilterBar
@@ -201,6 +201,7 @@ class PrDigestApp(App[None]):
 
     def on_mount(self) -> None:
         self._switch_interval = writer.quicken()  # frames reach the terminal sooner
+        signals.end_as_quit(self)  # SIGTERM and SIGHUP quit as `q` does
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
         self._apply_config()
