@@ -319,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = plan_first_part(paths, cache, fork=True)
 
     from tui.ui.app import PrDigestApp
+    from tui.ui.signals import survives_hang_up
 
     app = PrDigestApp(
         paths,
@@ -328,6 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ui_path=locations.ui_file(),
         first=first,
     )
+    app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader
     app.run()
     if app.saver.report:  # after the terminal is restored, where it stays in view
         print(f"prdigest-tui: {app.saver.report}", file=sys.stderr)

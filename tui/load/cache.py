@@ -187,18 +187,34 @@ class ParseCache:
         self._fresh[str(path)] = entry
         return update
 
-    def store(self, entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> dict[Path, FileUpdate]:
+    def store(
+        self, entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]
+    ) -> dict[Path, FileUpdate | None]:
         """Keep entries made by `parse_files` (here, in a thread or in another
         process), each under the stamp its file had before it was parsed, and
-        return them decoded."""
-        decoded: dict[Path, FileUpdate] = {}
+        return them decoded.
+
+        A file that was gone when it was parsed, and still is, is None (gone),
+        not a "No such file" problem: a file found by a folder scan and removed
+        before the parser reached it was renamed or deleted, as the watcher
+        would have told."""
+        decoded: dict[Path, FileUpdate | None] = {}
         for name, before, reviews, problems in entries:
             path = Path(name)
             if before is not None:
                 self._fresh[name] = (before, reviews, problems)
                 self.dirty = True
+            elif not os.path.lexists(name):
+                decoded[path] = None
+                continue
             decoded[path] = decode_entry(path, reviews, problems)
         return decoded
+
+    def stamp_of(self, path: Path) -> Stamp | None:
+        """The stamp `path` had when it was last loaded (from the cache or
+        parsed), or None if it was not."""
+        entry = self._fresh.get(str(path))
+        return entry[0] if entry is not None else None
 
     def forget(self, paths: Iterable[Path]) -> None:
         for path in paths:

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from tui.core.model import FileUpdate, Library, Problem
+from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache, parse_files, stamp
 from tui.load.discover import discover
 
@@ -154,11 +154,14 @@ def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> lis
     return entries if isinstance(entries, list) else None
 
 
-def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
-    """The first frame's files (the child's parses, or parsed here), every
-    other file (for `from_cache`, then parsing), and the paths that do not exist."""
+def finish_first_part(
+    first: FirstPart,
+) -> tuple[dict[Path, FileUpdate | None], list[Path], list[Problem]]:
+    """The first frame's files (the child's parses, or parsed here; None for
+    one gone since the scan), every other file (for `from_cache`, then
+    parsing), and the paths that do not exist."""
     with _collector_off():
-        hits = dict(first.hits)
+        hits: dict[Path, FileUpdate | None] = dict(first.hits)
         entries = _from_child(first.child) if first.child is not None else None
         first.child = None
         if entries is None:
@@ -170,7 +173,7 @@ def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Pa
 
 def first_part(
     paths: list[Path], cache: ParseCache
-) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
+) -> tuple[dict[Path, FileUpdate | None], list[Path], list[Problem]]:
     """What the first frame shows: the first `SYNC_FILES` files, from the cache
     or parsed here; then every other file (for `from_cache`, then parsing), and
     the paths that do not exist.
@@ -181,16 +184,21 @@ def first_part(
     return finish_first_part(plan_first_part(paths, cache))
 
 
-def first_library(hits: dict[Path, FileUpdate], missing: list[Problem]) -> Library:
-    """The library of the first frame: `first_part`'s files, with their problems
-    and those of the paths that do not exist (the problems view lists them all)."""
+def first_library(hits: dict[Path, FileUpdate | None], missing: list[Problem]) -> Library:
+    """The library of the first frame: `first_part`'s files (but those gone
+    since the scan), with their problems and those of the paths that do not
+    exist (the problems view lists them all)."""
     problems: dict[Path, list[Problem]] = {}
     for problem in missing:
         problems.setdefault(problem.location.path, []).append(problem)
+    files: dict[Path, list[Review]] = {}
     for path, update in hits.items():
+        if update is None:
+            continue
+        files[path] = update.reviews
         if update.problems:
             problems[path] = update.problems
-    return Library.build({path: u.reviews for path, u in hits.items()}, problems)
+    return Library.build(files, problems)
 
 
 def _within(paths: list[Path], budget: int) -> tuple[list[Path], list[Path]]:
@@ -235,7 +243,7 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
     return hits, misses
 
 
-def parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
+def parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate | None]:
     if not paths:
         return {}  # and the parser is not even imported
     return cache.store(parse_files([str(path) for path in paths]))
@@ -244,16 +252,17 @@ def parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
 async def parse_in_background(
     misses: list[Path],
     cache: ParseCache,
-    deliver: Callable[[dict[Path, FileUpdate]], None],
+    deliver: Callable[[dict[Path, FileUpdate | None]], None],
     progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
 ) -> None:
-    """Parse `misses`, store them in the cache and `deliver` them in batches.
+    """Parse `misses`, store them in the cache and `deliver` them in batches
+    (a file gone since the scan as None, see `ParseCache.store`).
 
     Many files go to `workers` child processes (`tui.load.workers`), so both
     cores parse; a few are parsed in a thread, which starts quicker.
     """
-    batch: dict[Path, FileUpdate] = {}
+    batch: dict[Path, FileUpdate | None] = {}
     done = 0
     last = time.monotonic()
 

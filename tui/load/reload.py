@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tui.core.model import FileUpdate
-from tui.load.cache import ParseCache, parse_files
-from tui.load.discover import plan_reload
+from tui.load.cache import ParseCache, Stamp, parse_files, stamp
+from tui.load.discover import discover, plan_reload
 
 RELOAD_CHUNK = 64
 """Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
@@ -38,3 +38,26 @@ async def read_changes(
         names = [str(path) for path in load[start : start + RELOAD_CHUNK]]
         updates.update(cache.store(await asyncio.to_thread(parse_files, names)))
     return updates
+
+
+async def missed_changes(paths: list[Path], known: Iterable[Path], cache: ParseCache) -> set[Path]:
+    """The paths that are not on disk as they were loaded: files found now
+    that were not loaded, files loaded that are gone, and files whose size or
+    mtime differ from when they were read (`ParseCache.stamp_of`).
+
+    What the watcher cannot tell: changes made before it started (the folder
+    scan is before the first frame, the watcher starts after the background
+    load) or while it was restarted. The scan and a stat per file run on a
+    thread, off the event loop.
+    """
+    loaded = {path: cache.stamp_of(path) for path in known}  # here: the loop owns the cache
+    return await asyncio.to_thread(_differences, paths, loaded)
+
+
+def _differences(paths: list[Path], loaded: dict[Path, Stamp | None]) -> set[Path]:
+    found, _ = discover(paths)
+    changed = set(found).symmetric_difference(loaded)
+    for path in found:
+        if path in loaded and (loaded[path] is None or stamp(path) != loaded[path]):
+            changed.add(path)
+    return changed

@@ -3,14 +3,18 @@
 A thin layer over `watchfiles.awatch` that survives what the bare watcher does
 not: a folder that is missing at start or deleted later (awatch raises, or goes
 silent), and file systems without inotify (we fall back to polling). What to do
-with a change is decided elsewhere (`files.plan_reload`).
+with a change is decided elsewhere (`discover.plan_reload`).
+
+A watch sees only changes made once it runs: what changed before it started
+(or between a stop and a restart) is asked of `catch_up` each time a watch is
+known to be running, and yielded like any change.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 DEBOUNCE_MS = 400
@@ -18,7 +22,8 @@ DEBOUNCE_MS = 400
 STEP_MS = 50
 """A batch is yielded after this much quiet."""
 RECHECK_S = 1.0
-"""How often a missing folder is looked for."""
+"""How often a missing folder is looked for; and the longest a new watch takes
+to show it runs (its first answer, changes or not), after which `catch_up` is asked."""
 
 
 def watch_roots(folders: list[Path], files: list[Path]) -> list[Path]:
@@ -36,11 +41,14 @@ async def watch(
     notice: Callable[[str], None],
     *,
     force_polling: bool = False,
+    catch_up: Callable[[], Awaitable[set[Path]]] | None = None,
 ) -> AsyncIterator[set[Path]]:
     """Yield changed paths until `stop` is set.
 
     When a watched folder (re)appears, its path is yielded so the caller loads
-    what is in it.
+    what is in it. `catch_up`: the paths that changed while nothing watched,
+    asked once each watch runs (the watcher answers once a `RECHECK_S` at
+    least, so its first answer says it is in place) and yielded.
     """
     from watchfiles import awatch
 
@@ -61,6 +69,7 @@ async def watch(
             reported.difference_update(back)
             notice(f"Watching {', '.join(map(str, back))} again.")
             yield set(back)
+        behind = catch_up is not None
         try:
             async for changes in awatch(
                 *present,
@@ -69,11 +78,15 @@ async def watch(
                 stop_event=stop,
                 force_polling=polling,
                 poll_delay_ms=300,
-                rust_timeout=int(RECHECK_S * 1000) if missing else 0,
-                yield_on_timeout=bool(missing),
+                rust_timeout=int(RECHECK_S * 1000),
+                yield_on_timeout=True,
             ):
                 if changes:
                     yield {Path(path) for _, path in changes}
+                if behind and catch_up is not None:
+                    behind = False
+                    if missed := await catch_up():
+                        yield missed
                 gone = [root for root in present if not root.is_dir()]
                 came = [root for root in missing if root.is_dir()]
                 if gone or came:

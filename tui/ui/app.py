@@ -46,7 +46,7 @@ from tui.load.first_frame import (
 from tui.store import uistate
 from tui.store.saver import StateSaver
 from tui.store.state import ReadState
-from tui.ui import presenting
+from tui.ui import presenting, signals
 from tui.ui.bindings import APP_BINDINGS
 from tui.ui.screens.base import MainScreen
 from tui.ui.widgets.filter_bar import FilterBar
@@ -205,6 +205,7 @@ class PrDigestApp(App[None]):
 
     def on_mount(self) -> None:
         self._switch_interval = writer.quicken()  # frames reach the terminal sooner
+        signals.end_as_quit(self)  # SIGTERM and SIGHUP quit as `q` does
         self.query_one("#tags").border_title = words.TAGS
         self.query_one("#reviews").border_title = words.REVIEWS
         self._apply_config()
@@ -577,13 +578,17 @@ class PrDigestApp(App[None]):
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_entries(self) -> None:
+        from tui.load.reload import missed_changes
         from tui.load.watch import watch, watch_roots
 
         def notice(text: str) -> None:
             self.notify(text, title=words.WATCHING, severity="warning", timeout=8, markup=False)
 
+        def catch_up():  # what changed while nothing watched: since the scan, or a restart
+            return missed_changes(self.paths, self.library.files, self.cache)
+
         roots = watch_roots(self.folders, self.files)
-        async for changed in watch(roots, self._stop_watch, notice):
+        async for changed in watch(roots, self._stop_watch, notice, catch_up=catch_up):
             self._pending |= changed
             if not self._applying:
                 self.apply_pending()

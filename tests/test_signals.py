@@ -1,0 +1,238 @@
+"""SIGTERM and SIGHUP end the reader as `q` does: the real program in a real pty.
+
+The reader is started as a user starts it (`python -m tui`, its own session
+with the pty as its controlling terminal, TERM=xterm-256color), a review is
+marked read with `r`, then the signal is sent. What a normal `q` writes last
+(leaving the alternate screen, mouse reporting off) is read from a run ended
+with `q`, and the signalled run must end with the same.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tui.load.parse import load_paths
+from tui.store.state import ReadState
+
+START_S = 30.0
+"""Bounds, not timings: a start, a save and an exit on a busy 2-core machine."""
+EXIT_S = 10.0
+ALT_SCREEN_OFF = b"\x1b[?1049l"
+MOUSE_OFF = (b"\x1b[?1000l", b"\x1b[?1003l", b"\x1b[?1006l")
+
+
+def review_yaml(title: str) -> str:
+    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
+
+
+class Reader:
+    """`prdigest-tui FOLDER` running in a pty, its output drained as it comes."""
+
+    def __init__(self, folder: Path, state: Path) -> None:
+        argv = [sys.executable, "-m", "tui", "--lang", "en", "--state", str(state), str(folder)]
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "", "LINES": ""}
+        env.pop("COLUMNS")
+        env.pop("LINES")
+        env.pop("TEXTUAL_ALLOW_SIGNALS", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: a new session, the pty its controlling terminal
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.output = bytearray()
+        self._lock = threading.Lock()
+        self._open = True
+        self._drain = threading.Thread(target=self._read, daemon=True)
+        self._drain.start()
+        self.status: int | None = None
+
+    def _read(self) -> None:
+        while self._open:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.05)
+                if not ready:
+                    continue
+                chunk = os.read(self.fd, 1 << 16)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self.output += chunk
+
+    def text(self) -> bytes:
+        with self._lock:
+            return bytes(self.output)
+
+    def wait_for(self, marker: bytes, timeout: float = START_S) -> None:
+        deadline = time.monotonic() + timeout
+        while marker not in self.text():
+            assert time.monotonic() < deadline, f"never showed {marker!r}"
+            assert self.poll() is None, f"exited early: {self.status}"
+            time.sleep(0.05)
+
+    def press(self, key: bytes) -> None:
+        os.write(self.fd, key)
+
+    def poll(self) -> int | None:
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+        return self.status
+
+    def wait(self, timeout: float = EXIT_S) -> int:
+        """The exit status (as os.waitpid gives it); killed if it outlasts `timeout`."""
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                _, self.status = os.waitpid(self.pid, 0)
+                raise AssertionError(f"still running {timeout} s later")
+            time.sleep(0.02)
+        self._drain.join(timeout=2)  # what it wrote last
+        return self.status
+
+    def close_terminal(self) -> None:
+        """Hang up: the terminal's side of the pty goes away."""
+        self._open = False
+        self._drain.join(timeout=2)
+        os.close(self.fd)
+        self.fd = -1
+
+    def close(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        self._open = False
+        if self.fd >= 0:
+            os.close(self.fd)
+
+
+@pytest.fixture
+def digest(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    return folder, tmp_path / "state" / "state.json"
+
+
+def first_key(folder: Path) -> str:
+    """The key of the review the reader opens on: the first in reading order."""
+    from tui.core.model import Library
+
+    result = load_paths([folder])
+    return Library.build(result.files, result.problems).reviews[0].key
+
+
+def is_read(state: Path, key: str) -> bool:
+    """As the state file says (read as the reader reads it)."""
+    marks = ReadState(state)
+    marks.load()
+    return marks.is_read(key)
+
+
+def start_and_mark(folder: Path, state: Path) -> Reader:
+    reader = Reader(folder, state)
+    reader.wait_for(b"review 0")
+    reader.press(b"r")
+    deadline = time.monotonic() + START_S
+    while not is_read(state, first_key(folder)):
+        assert time.monotonic() < deadline, "the mark was never saved"
+        time.sleep(0.05)
+    return reader
+
+
+def ending(output: bytes) -> bytes:
+    """What the program wrote from where it began restoring the terminal
+    (Textual turns bracketed paste off first) to its end."""
+    start = output.rfind(b"\x1b[?2004l")
+    return output[start:] if start >= 0 else b""
+
+
+@pytest.fixture(scope="module")
+def quit_ending(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """What a normal `q` writes after the last frame."""
+    root = tmp_path_factory.mktemp("quit")
+    folder = root / "entries"
+    folder.mkdir()
+    (folder / "r.yaml").write_text(review_yaml("review 0"), encoding="utf-8")
+    reader = Reader(folder, root / "state.json")
+    try:
+        reader.wait_for(b"review 0")
+        reader.press(b"q")
+        assert reader.wait() == 0
+        tail = ending(reader.text())
+    finally:
+        reader.close()
+    assert ALT_SCREEN_OFF in tail and all(seq in tail for seq in MOUSE_OFF), tail
+    return tail
+
+
+def test_sigterm_saves_restores_the_terminal_and_exits_0(digest, quit_ending: bytes) -> None:
+    folder, state = digest
+    reader = start_and_mark(folder, state)
+    try:
+        before = termios.tcgetattr(reader.fd)
+        assert not before[3] & termios.ECHO, "the reader runs with echo off"
+        os.kill(reader.pid, signal.SIGTERM)
+        status = reader.wait()
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
+        output = reader.text()
+        assert ending(output) == quit_ending, output[-300:]
+        assert output.rfind(ALT_SCREEN_OFF) > output.rfind(b"\x1b[?1049h")
+        assert all(output.rfind(seq) > output.rfind(seq.replace(b"l", b"h")) for seq in MOUSE_OFF)
+        after = termios.tcgetattr(reader.fd)
+        assert after[3] & termios.ECHO and after[3] & termios.ICANON, "echo and line editing back on"
+        assert is_read(state, first_key(folder))
+    finally:
+        reader.close()
+
+
+def test_sighup_after_the_terminal_is_gone_saves_and_exits_0(digest) -> None:
+    folder, state = digest
+    reader = start_and_mark(folder, state)
+    try:
+        reader.close_terminal()
+        os.kill(reader.pid, signal.SIGHUP)
+        status = reader.wait()
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
+        assert is_read(state, first_key(folder))
+    finally:
+        reader.close()
+
+
+def test_sighup_while_frames_are_being_drawn_exits_0(digest) -> None:
+    """The terminal goes away in the middle of output, so Textual's output
+    thread meets the dead terminal before the signal arrives: nothing waits on
+    it. The moment is a race, hence a few tries."""
+    folder, state = digest
+    for n in range(3, 30):
+        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    for _ in range(6):
+        reader = Reader(folder, state)
+        try:
+            reader.wait_for(b"review 0")
+            reader.press(b"jk" * 500)  # frames on their way for a while
+            time.sleep(0.05)
+            reader.close_terminal()
+            os.kill(reader.pid, signal.SIGHUP)
+            status = reader.wait()
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
+        finally:
+            reader.close()
