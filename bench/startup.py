@@ -104,11 +104,11 @@ COMPLETE = re.compile(
 Marker = str | re.Pattern[str]
 
 STATUS_COUNT = re.compile(r"\d[\d,]* reviews · ")
-"""The status bar's count, whatever it is (`words.STATUS_COUNTS` in English)."""
+"""The status bar's count, whatever it is (`words().status_counts` in English)."""
 PAINT_VERDICT = "Deep read"
-"""A review row's verdict label (`words.VERDICT_WORDS["deep"]` in English)."""
+"""A review row's verdict label (`words().verdict_words["deep"]` in English)."""
 PROGRESS = re.compile(r"loading [\d,]+/[\d,]+ files")
-"""The status bar while files load in the background (`words.STATUS_LOADING`)."""
+"""The status bar while files load in the background (`words().status_loading`)."""
 
 
 # -- small helpers -------------------------------------------------------------
@@ -1137,7 +1137,7 @@ class Report:
             "answered in full (keys that change nothing on screen have no frame). A key's effect is "
             "drawn in one frame, so the two are equal unless a key took two (Textual draws a second "
             "frame 17-33 ms after a first). CPU includes a full garbage collection when one is due: "
-            "it runs right after the key's frame (tui/collector.py).\n"
+            "it runs right after the key's frame (tui/runtime.py).\n"
         )
         floor = self.keys["bare"]["floor"]["wall_p50"]
         print(

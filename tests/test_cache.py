@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tui import runtime
 from tui.core.model import ALL_TAG
 from tui.load.cache import FORMAT, VERSION, ParseCache
 from tui.load.first_frame import SYNC_FILES, first_part, from_cache, parse_in_background
@@ -210,8 +211,8 @@ async def test_the_collector_is_back_on_once_files_are_loaded(tmp_path: Path) ->
     turns it on, with what was loaded frozen, when the background load ends."""
     folder = corpus(tmp_path, 40)  # more files than are parsed before the first paint
     app = PrDigestApp([folder], tmp_path / "state.json", cache_path=tmp_path / "c.bin", watch=False)
-    gc.disable()
-    try:
+    with runtime.installed():
+        assert not gc.isenabled()
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             deadline = time.monotonic() + 30
@@ -221,9 +222,6 @@ async def test_the_collector_is_back_on_once_files_are_loaded(tmp_path: Path) ->
             assert app.loading is None
             assert len(app.library.reviews) == 40
             assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-        gc.enable()
 
 
 async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> None:

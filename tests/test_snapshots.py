@@ -89,7 +89,7 @@ def test_palette_open_100x30(snap_compare, tmp_path: Path) -> None:
 
 
 def test_chinese_ui_80x24(snap_compare, tmp_path: Path) -> None:
-    from tui import words
+    from tui import i18n
 
-    words.set_language("zh")  # conftest puts English back after the test
+    i18n.choose("zh")  # conftest puts English back after the test
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), press=["j", "v"])

@@ -16,7 +16,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text
-from tui import writer
+from tui import runtime
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
@@ -57,13 +57,19 @@ async def test_the_switch_interval_is_short_while_the_reader_runs(tmp_path: Path
     """Textual writes frames from a thread of its own; with CPython's 5 ms
     switch interval a frame drawn while the main thread keeps working (loading,
     right after the first frame) waits that long, up to three times, before it
-    reaches the terminal (tui/writer.py). The interval is put back on exit."""
+    reaches the terminal (tui/runtime.py). `tui.cli.run` shortens it around the
+    reader and puts it back on exit; the App alone leaves it alone."""
     before = sys.getswitchinterval()
-    assert before != writer.SWITCH_S
+    assert before != runtime.SWITCH_S
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert sys.getswitchinterval() == writer.SWITCH_S
+        assert sys.getswitchinterval() == before
+    with runtime.installed():
+        app = make_app(tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert sys.getswitchinterval() == runtime.SWITCH_S
     assert sys.getswitchinterval() == before
 
 

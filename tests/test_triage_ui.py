@@ -10,7 +10,7 @@ from app_helpers import make_app, screen_segments, screen_text
 from rich.style import Style
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from tui import words
+from tui import i18n
 from tui.cli import _language
 from tui.store import locations
 from tui.store.locations import bundled_entries
@@ -32,7 +32,7 @@ def test_language_comes_from_the_flag_then_the_locale(monkeypatch: pytest.Monkey
 
 
 async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path) -> None:
-    words.set_language("zh")
+    i18n.choose("zh")
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
@@ -84,7 +84,7 @@ async def test_reload_notices_speak_the_ui_language(tmp_path: Path) -> None:
 
     changes = LibraryChanges(updated=["a"], added=["b", "c"], removed=[], problem_files=[tmp_path])
     assert describe_reload(changes) == "1 review updated, 2 added, 1 file has a problem"
-    words.set_language("zh")
+    i18n.choose("zh")
     assert describe_reload(changes) == "1 篇评审有更新，新增 2 条，1 个文件有问题"
     del write_review
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui import words
+from tui import i18n
 from tui.core.external import editor_command, openable, refs
 from tui.core.filters import Filters, labels, select
 from tui.core.model import ALL_TAG, UNREAD_TAG, Item, Library, Location, Review
 from tui.core.search import SearchIndex, snippet, spans, split_runs, terms
 from tui.core.undo import ReadUndo
+from tui.i18n import words
 from tui.load.parse import load_paths
 from tui.store.locations import bundled_entries
 from tui.store.state import ReadState
@@ -145,7 +146,7 @@ def test_filter_labels_and_verdict_cycle() -> None:
         f = f.next_verdict()
         cycle.append(f.verdict)
     assert cycle == [None, "deep", "quick", "skim", "skip", None]
-    words.set_language("zh")
+    i18n.choose("zh")
     assert labels(Filters(tag=ALL_TAG, verdict="deep", unchecked=True)) == ["值得精读", "有未勾选"]
 
 
@@ -227,29 +228,31 @@ def test_refs_are_the_items_refs_then_its_code_spans() -> None:
 
 
 def test_language_from_flag_and_locale() -> None:
-    assert words.normalize("zh_CN.UTF-8") == "zh"
-    assert words.normalize("zh-Hans") == "zh"
-    assert words.normalize("en_GB") == "en"
-    assert words.normalize("fr") is None
-    assert words.from_environment({"LANG": "zh_CN.UTF-8"}) == "zh"
-    assert words.from_environment({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}) == "en"  # LC_ALL wins
-    assert words.from_environment({"LC_ALL": "", "LC_MESSAGES": "zh_TW", "LANG": "en_US"}) == "zh"
-    assert words.from_environment({}) == "en"
+    assert i18n.normalize("zh_CN.UTF-8") == "zh"
+    assert i18n.normalize("zh-Hans") == "zh"
+    assert i18n.normalize("en_GB") == "en"
+    assert i18n.normalize("fr") is None
+    assert i18n.from_environment({"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert i18n.from_environment({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}) == "en"  # LC_ALL wins
+    assert i18n.from_environment({"LC_ALL": "", "LC_MESSAGES": "zh_TW", "LANG": "en_US"}) == "zh"
+    assert i18n.from_environment({}) == "en"
 
 
 def test_every_word_exists_in_both_languages() -> None:
-    assert set(words.EN) == set(words.ZH)
-    assert set(words.BINDINGS_EN) == set(words.BINDINGS_ZH)
-    for key, value in words.EN.items():
-        assert type(words.ZH[key]) is type(value), key
-        if isinstance(value, dict) and value:
-            assert set(words.ZH[key]) >= set(value), key  # type: ignore[arg-type]
-    words.set_language("zh")
-    assert words.ALL == "全部" and words.VERDICT_WORDS["deep"] == "值得精读"
-    assert words.binding_text("search", "Search", "x") == ("搜索", "搜索标题、正文和代码引用")
-    words.set_language("en")
-    assert words.ALL == "All"
-    assert words.binding_text(None, "d", "t") == ("d", "t")
+    assert set(i18n.EN.bindings) == set(i18n.ZH.bindings)
+    for name in i18n.Words._fields:
+        english, chinese = getattr(i18n.EN, name), getattr(i18n.ZH, name)
+        assert type(chinese) is type(english), name
+        if isinstance(english, dict) and english:
+            assert set(chinese) >= set(english), name
+        if isinstance(english, str) and name != "language":
+            assert chinese, name
+    i18n.choose("zh")
+    assert words().all == "全部" and words().verdict_words["deep"] == "值得精读"
+    assert words().binding_text("search", "Search", "x") == ("搜索", "搜索标题、正文和代码引用")
+    i18n.choose("en")
+    assert words().all == "All"
+    assert words().binding_text(None, "d", "t") == ("d", "t")
 
 
 def test_every_app_binding_has_an_id_a_tooltip_and_words() -> None:
@@ -269,8 +272,8 @@ def test_every_app_binding_has_an_id_a_tooltip_and_words() -> None:
         for binding in owner.BINDINGS:
             assert isinstance(binding, Binding)
             assert binding.id and binding.tooltip, (owner.__name__, binding.key)
-            assert binding.id in words.BINDINGS_EN, binding.id
-    assert PrDigestApp.binding_ids() <= set(words.BINDINGS_EN)
+            assert binding.id in i18n.EN.bindings, binding.id
+    assert PrDigestApp.binding_ids() <= set(i18n.EN.bindings)
 
 
 def test_the_readme_lists_every_binding_id() -> None:

@@ -13,12 +13,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tui import __version__, collector, words
+from tui import __version__, i18n, runtime
+from tui.i18n import words
 
 
 def _language(arg: str | None) -> str:
     """`--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG): zh* is Chinese."""
-    return words.normalize(arg) or words.from_environment(os.environ)
+    return i18n.normalize(arg) or i18n.from_environment(os.environ)
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +67,7 @@ def _export(argv: Sequence[str]) -> int:
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
     _add_lang(parser)
     args = parser.parse_args(argv)
-    words.set_language(_language(args.lang))
+    i18n.choose(_language(args.lang))
 
     from tui import export
     from tui.core.model import Library
@@ -78,7 +79,7 @@ def _export(argv: Sequence[str]) -> int:
     library = Library.build(result.files, result.problems)
     tag = args.tag.removeprefix("#") if args.tag else None
     if tag is not None and tag not in library.tags:
-        print(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
+        print(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"), file=sys.stderr)
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load()
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"prdigest-tui {__version__}")
     args = parser.parse_args(argv)
     # Before the app is built: every word it draws is read from `words` at draw time.
-    words.set_language(_language(args.lang))
+    i18n.choose(_language(args.lang))
 
     from tui.load.cache import ParseCache
     from tui.load.first_frame import plan_first_part
@@ -176,7 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    # The reader turns the collector back on once its files are loaded
-    # (PrDigestApp.load_rest); check and export end first.
-    collector.off_for_start_up()
-    sys.exit(main())
+    """The console script: every command runs with the process-wide tweaks of
+    `tui.runtime` in place (the collector off until the reader has loaded its
+    files; check and export end first), and ends with them undone."""
+    with runtime.installed():
+        code = main()
+    sys.exit(code)

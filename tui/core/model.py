@@ -31,7 +31,9 @@ VERDICT_LABELS: Mapping[str, str] = {
 
 SECTIONS: tuple[str, ...] = ("focus", "read_order", "actions", "caveats")
 CHECKABLE: tuple[str, ...] = ("focus", "read_order")
-"""Sections whose items are a checklist; actions and caveats are notes."""
+"""Sections whose items are a checklist."""
+NOTES: tuple[str, ...] = ("actions", "caveats")
+"""Sections whose items are notes: open until checked in the to-do view."""
 
 ALL_TAG = "\x00all"
 UNREAD_TAG = "\x00unread"

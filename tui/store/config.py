@@ -17,8 +17,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui import words
 from tui.core.text import one_line
+from tui.i18n import words
 from tui.store.safe_read import read_regular
 
 KNOWN_KEYS = ("keymap",)
@@ -57,7 +57,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
         return config
     except (OSError, UnicodeDecodeError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        config.warnings.append(words.CONFIG_UNREADABLE.format(path=where, error=one_line(error)))
+        config.warnings.append(words().config_unreadable.format(path=where, error=one_line(error)))
         return config
     import yaml  # only once there is a file to parse
 
@@ -68,7 +68,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         config.warnings.append(
-            words.CONFIG_INVALID_YAML.format(
+            words().config_invalid_yaml.format(
                 path=where,
                 line=mark.line + 1 if mark else 1,
                 column=mark.column + 1 if mark else 1,
@@ -78,18 +78,18 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
         return config
     except RecursionError:
         config.warnings.append(
-            words.CONFIG_INVALID_YAML.format(path=where, line=1, column=1, error="nested too deeply")
+            words().config_invalid_yaml.format(path=where, line=1, column=1, error="nested too deeply")
         )
         return config
     if doc is None:
         return config
     if not isinstance(doc, dict):
-        config.warnings.append(words.CONFIG_NOT_MAPPING.format(path=where, kind=_kind(doc)))
+        config.warnings.append(words().config_not_mapping.format(path=where, kind=_kind(doc)))
         return config
     for key in doc:
         if key not in KNOWN_KEYS:
             config.warnings.append(
-                words.CONFIG_UNKNOWN_KEY.format(
+                words().config_unknown_key.format(
                     path=where, key=one_line(str(key))[:80], known=", ".join(KNOWN_KEYS)
                 )
             )
@@ -97,22 +97,22 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
     if keymap is None:
         return config
     if not isinstance(keymap, dict):
-        config.warnings.append(words.CONFIG_KEYMAP_NOT_MAPPING.format(path=where, kind=_kind(keymap)))
+        config.warnings.append(words().config_keymap_not_mapping.format(path=where, kind=_kind(keymap)))
         return config
     for binding_id, keys in keymap.items():
         name = one_line(str(binding_id))[:80]
         if binding_ids is not None and binding_id not in binding_ids:
-            config.warnings.append(words.CONFIG_UNKNOWN_BINDING.format(path=where, id=name))
+            config.warnings.append(words().config_unknown_binding.format(path=where, id=name))
             continue
         if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
             keys = ",".join(keys)
         if not isinstance(keys, str) or not keys.strip():
-            config.warnings.append(words.CONFIG_BAD_KEYS.format(path=where, id=name, keys=_kind(keys)))
+            config.warnings.append(words().config_bad_keys.format(path=where, id=name, keys=_kind(keys)))
             continue
         bad = [key.strip() for key in keys.split(",") if not valid_key(key.strip())]
         if bad:
             shown = ", ".join(repr(one_line(key)[:40]) for key in bad)
-            config.warnings.append(words.CONFIG_BAD_KEYS.format(path=where, id=name, keys=shown))
+            config.warnings.append(words().config_bad_keys.format(path=where, id=name, keys=shown))
             continue
         config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
     return config

@@ -16,8 +16,8 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
+from tui.core.marks import Mark, Marks, ReviewMarks, Seen
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.safe_read import UnfitFile, read_regular
 
@@ -34,106 +34,19 @@ class StateError(Exception):
     """The state file exists but is not a state file we can read."""
 
 
-class Mark(NamedTuple):
-    value: bool
-    at: float
-    digest: str | None = None  # an item's text digest when it was checked
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"v": self.value, "t": self.at}
-        if self.digest is not None:
-            out["h"] = self.digest
-        return out
-
-
-class Seen(NamedTuple):
-    """The fingerprint of a review when the reader last read or checked it."""
-
-    fingerprint: dict[str, object]
-    at: float
-
-    def to_json(self) -> dict[str, object]:
-        return {"v": self.fingerprint, "t": self.at}
-
-
-class ReviewMarks:
-    """One review's marks. (A plain class: see model.ReviewChanges.)"""
-
-    __slots__ = ("items", "read", "seen")
-
-    def __init__(self) -> None:
-        self.read: Mark | None = None
-        self.items: dict[str, Mark] = {}
-        self.seen: Seen | None = None
-
-
-def _clock() -> float:
-    return time.time()
-
-
-class ReadState:
-    """Marks in memory, and the one place that reads and writes the state file.
+class ReadState(Marks):
+    """Marks in memory (`tui.core.marks`), and the one place that reads and
+    writes the state file.
 
     `path=None` keeps marks in memory only (used when the state folder cannot
     be written).
     """
 
     def __init__(self, path: Path | None) -> None:
+        super().__init__()
         self.path = path
-        self.reviews: dict[str, ReviewMarks] = {}
         self.saving = path is not None
         self.warnings: list[str] = []
-        self._last = 0.0
-
-    # -- queries -------------------------------------------------------------
-
-    def is_read(self, review_key: str) -> bool:
-        marks = self.reviews.get(review_key)
-        return bool(marks and marks.read and marks.read.value)
-
-    def read_keys(self) -> list[str]:
-        return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
-
-    def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
-        """Checked item keys. Given the items' current digests, a check made on
-        different text does not count: the reader has not seen the new text."""
-        marks = self.reviews.get(review_key)
-        if not marks:
-            return frozenset()
-        return frozenset(
-            key
-            for key, mark in marks.items.items()
-            if mark.value and (digests is None or mark.digest is None or digests.get(key) == mark.digest)
-        )
-
-    def seen(self, review_key: str) -> dict[str, object] | None:
-        marks = self.reviews.get(review_key)
-        return marks.seen.fingerprint if marks and marks.seen else None
-
-    def touched(self, review_key: str) -> bool:
-        """Read, or with any item checked: a change to it is news to the reader."""
-        marks = self.reviews.get(review_key)
-        return bool(
-            marks and ((marks.read and marks.read.value) or any(m.value for m in marks.items.values()))
-        )
-
-    # -- changes -------------------------------------------------------------
-
-    def _now(self) -> float:
-        # Strictly increasing, so two marks in the same clock tick keep their order.
-        now = max(_clock(), self._last + 1e-6)
-        self._last = now
-        return now
-
-    def set_read(self, review_key: str, value: bool) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
-
-    def set_checked(self, review_key: str, item_key: str, value: bool, digest: str | None = None) -> None:
-        marks = self.reviews.setdefault(review_key, ReviewMarks())
-        marks.items[item_key] = Mark(value, self._now(), digest)
-
-    def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
 
     # -- disk ----------------------------------------------------------------
 

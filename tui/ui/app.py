@@ -27,10 +27,12 @@ from textual.reactive import Initialize, Reactive, reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from tui import __version__, collector, words, writer
+from tui import __version__, runtime
 from tui.core.filters import Filters, labels, marks_narrow, select
+from tui.core.marks import changes, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, FileUpdate, Library, Review
 from tui.core.search import SearchIndex
+from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
 from tui.load.first_frame import (
@@ -167,7 +169,6 @@ class PrDigestApp(App[None]):
         self.reloads = 0  # applied reloads, for tests and benchmarks
         self.cache_save_quiet_s = CACHE_SAVE_QUIET_S
         self._cache_save: Timer | None = None  # the save after reloads, waiting for quiet
-        self._switch_interval: float | None = None  # CPython's, while ours is set (tui.writer)
 
     @property
     def undo_marks(self) -> ReadUndo:
@@ -180,7 +181,7 @@ class PrDigestApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
-            collector.note_input()  # full collections wait for a pause in the input
+            runtime.note_input()  # full collections wait for a pause in the input
         await super().on_event(event)
 
     def get_default_screen(self) -> Screen:
@@ -200,9 +201,8 @@ class PrDigestApp(App[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self._switch_interval = writer.quicken()  # frames reach the terminal sooner
-        self.query_one("#tags").border_title = words.TAGS
-        self.query_one("#reviews").border_title = words.REVIEWS
+        self.query_one("#tags").border_title = words().tags
+        self.query_one("#reviews").border_title = words().reviews
         self._apply_config()
         self.query_one(ReviewView).hint_keys = {
             "read": self.key_for("review.read"),
@@ -248,7 +248,7 @@ class PrDigestApp(App[None]):
                 self.loading = None
                 self._refresh_status()
         finally:
-            collector.on_after_loading()  # `tui.cli.run` starts with it off
+            runtime.loaded()  # `tui.cli.run` starts with the collector off
         self._save_cache()
         # The search box, ready for a `/` (SearchBar.prepare); after the frame
         # that shows what was just loaded, as the watcher, whose first start
@@ -268,8 +268,6 @@ class PrDigestApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop_watch.set()
-        if self._switch_interval is not None:
-            writer.restore(self._switch_interval)
 
     def on_resize(self, event: events.Resize) -> None:
         self.screen_stack[0].set_class(event.size.width < NARROW, "-narrow")
@@ -294,7 +292,7 @@ class PrDigestApp(App[None]):
         owners = binding_owners(type(self))
         loaded = config.load(self.config_path, binding_ids(owners))
         for warning in loaded.warnings:
-            self.notify(warning, title=words.CONFIG, severity="warning", timeout=12, markup=False)
+            self.notify(warning, title=words().config, severity="warning", timeout=12, markup=False)
         for key, ids in keymap_clashes(owners, loaded.keymap):
             self._report_clash(key, ids)
         if loaded.keymap:
@@ -312,8 +310,8 @@ class PrDigestApp(App[None]):
             return
         self._clashes.add(clash)
         self.notify(
-            words.CONFIG_CLASH.format(key=key, actions=", ".join(sorted(clash))),
-            title=words.CONFIG,
+            words().config_clash.format(key=key, actions=", ".join(sorted(clash))),
+            title=words().config,
             severity="warning",
             timeout=12,
             markup=False,
@@ -324,7 +322,7 @@ class PrDigestApp(App[None]):
         available, and remember the next one chosen."""
         if self._unknown_theme:
             self.notify(
-                words.THEME_UNKNOWN.format(theme=self._unknown_theme),
+                words().theme_unknown.format(theme=self._unknown_theme),
                 severity="warning",
                 timeout=8,
                 markup=False,
@@ -339,7 +337,7 @@ class PrDigestApp(App[None]):
     # -- data down ---------------------------------------------------------------
 
     def _checked(self, review: Review) -> frozenset[str]:
-        return presenting.checked(self.state, review)
+        return checked_items(self.state, review)
 
     @property
     def filters(self) -> Filters:
@@ -389,9 +387,9 @@ class PrDigestApp(App[None]):
     def _refresh_list(self, fallback: int = 0) -> None:
         filters = self.filters
         if filters.narrowing or filters.tag == UNREAD_TAG:
-            empty = words.NO_REVIEWS_FILTERED.format(key=self.key_for("filter.clear"))
+            empty = words().no_reviews_filtered.format(key=self.key_for("filter.clear"))
         else:
-            empty = words.NO_REVIEWS
+            empty = words().no_reviews
         reviews = self._visible()
         terms = filters.terms
         listing = self.query_one(ReviewList)
@@ -413,7 +411,7 @@ class PrDigestApp(App[None]):
             review,
             self._checked(review),
             self.state.is_read(review.key),
-            changes=presenting.changes(self.state, review),
+            changes=changes(self.state, review),
             stale=self.library.is_stale(review),
         )
 
@@ -537,7 +535,7 @@ class PrDigestApp(App[None]):
             self._focus_pane("reviews")
             return
         if not listing.reviews:
-            self.notify(words.NO_MATCHES, severity="warning", timeout=4, markup=False)
+            self.notify(words().no_matches, severity="warning", timeout=4, markup=False)
             self._focus_pane("reviews")
             return
         self._go_to(listing.reviews[0].key)
@@ -568,7 +566,7 @@ class PrDigestApp(App[None]):
         from tui.load.watch import watch, watch_roots
 
         def notice(text: str) -> None:
-            self.notify(text, title=words.WATCHING, severity="warning", timeout=8, markup=False)
+            self.notify(text, title=words().watching, severity="warning", timeout=8, markup=False)
 
         roots = watch_roots(self.folders, self.files)
         async for changed in watch(roots, self._stop_watch, notice):
@@ -611,7 +609,7 @@ class PrDigestApp(App[None]):
             severity = "warning" if changes.problem_files else "information"
             self.notify(
                 presenting.describe_reload(changes),
-                title=words.RELOADED,
+                title=words().reloaded,
                 severity=severity,
                 timeout=4,
                 markup=False,
@@ -679,7 +677,7 @@ class PrDigestApp(App[None]):
         self._current_review()
         reviews = self.query_one(ReviewList).reviews
         if not reviews:
-            self.notify(words.NO_UNREAD, timeout=3, markup=False)
+            self.notify(words().no_unread, timeout=3, markup=False)
             return
         start = self.query_one(ReviewList).position_of(self.current_key)
         for offset in range(1, len(reviews) + 1):
@@ -687,7 +685,7 @@ class PrDigestApp(App[None]):
             if review.key != self.current_key and not self.state.is_read(review.key):
                 self._go_to(review.key)
                 return
-        self.notify(words.NO_UNREAD, timeout=3, markup=False)
+        self.notify(words().no_unread, timeout=3, markup=False)
 
     # -- search ------------------------------------------------------------------
 
@@ -698,7 +696,7 @@ class PrDigestApp(App[None]):
         """The next (or previous) line with a match in the review; past its last,
         the next matching review's first (round the list again at its end)."""
         if not self.filters.terms:
-            self.notify(words.NO_SEARCH.format(key=self.key_for("search")), timeout=3, markup=False)
+            self.notify(words().no_search.format(key=self.key_for("search")), timeout=3, markup=False)
             return
         self._current_review()
         view = self.query_one(ReviewView)
@@ -706,7 +704,7 @@ class PrDigestApp(App[None]):
             return
         reviews = self.query_one(ReviewList).reviews
         if not reviews:
-            self.notify(words.NO_MATCHES, severity="warning", timeout=3, markup=False)
+            self.notify(words().no_matches, severity="warning", timeout=3, markup=False)
             return
         start = self.query_one(ReviewList).position_of(self.current_key)
         for offset in range(1, len(reviews) + 1):
@@ -784,19 +782,19 @@ class PrDigestApp(App[None]):
 
         reviews = [r for r in self.query_one(ReviewList).reviews if not self.state.is_read(r.key)]
         if not reviews:
-            self.notify(words.ALREADY_READ, timeout=3, markup=False)
+            self.notify(words().already_read, timeout=3, markup=False)
             return
         marking.mark_read(self.state, self.undo_marks, reviews)
         self._save()
-        self.notify(words.plural(words.MARKED_READ, len(reviews)), timeout=3, markup=False)
+        self.notify(words().plural(words().marked_read, len(reviews)), timeout=3, markup=False)
 
     def action_undo(self) -> None:
         restored = self.undo_marks.undo(self.state)
         if not restored:
-            self.notify(words.NOTHING_TO_UNDO, timeout=3, markup=False)
+            self.notify(words().nothing_to_undo, timeout=3, markup=False)
             return
         self._save()
-        self.notify(words.plural(words.UNDONE, len(restored)), timeout=3, markup=False)
+        self.notify(words().plural(words().undone, len(restored)), timeout=3, markup=False)
 
     # -- other programs ----------------------------------------------------------
 
@@ -834,7 +832,7 @@ class PrDigestApp(App[None]):
     def action_show_todo(self) -> None:
         """Open actions and caveats of the reviews listed (the tag's, as filtered)."""
         labels_now = labels(self.filters)
-        scope = " · ".join(labels_now) if labels_now else words.SCOPE_ALL
+        scope = " · ".join(labels_now) if labels_now else words().scope_all
         from tui.ui.screens.todo import TodoScreen
 
         self.push_screen(TodoScreen(list(self.query_one(ReviewList).reviews), self._checked, scope))
@@ -863,12 +861,12 @@ class PrDigestApp(App[None]):
     def action_command_palette(self) -> None:
         """Textual's palette, its prompt in the UI's language."""
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=words.PALETTE_PLACEHOLDER, id="--command-palette"))
+            self.push_screen(CommandPalette(placeholder=words().palette_placeholder, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, named in the UI's language."""
         for command in super().get_system_commands(screen):
-            title, help_text = words.SYSTEM_COMMANDS.get(command.title, (command.title, command.help))
+            title, help_text = words().system_commands.get(command.title, (command.title, command.help))
             yield command._replace(title=title, help=help_text)
 
     # -- saving ------------------------------------------------------------------
@@ -886,5 +884,5 @@ class PrDigestApp(App[None]):
 
     def _warn(self) -> None:
         for warning in self.state.warnings:
-            self.notify(warning, title=words.STATE, severity="warning", timeout=10, markup=False)
+            self.notify(warning, title=words().state, severity="warning", timeout=10, markup=False)
         self.state.warnings.clear()

@@ -2,7 +2,7 @@
 
 Every binding has an id (a user's keymap names it, `tui.ui.keymap` checks it) and
 a tooltip. Descriptions here are the English fallback: the key bar and key
-panel show `words.binding_text(id)` in the UI's language (see
+panel show `words().binding_text(id)` in the UI's language (see
 tui/screens/base.py). The key bar keeps to the everyday keys; `x` and `n` join
 it while a filter or a search is on (see `PrDigestApp.check_action`). Every key
 is in the key panel (`?`) and, by name, in the command palette.

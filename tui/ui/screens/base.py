@@ -20,7 +20,8 @@ from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
-from tui import collector, words
+from tui import runtime
+from tui.i18n import words
 
 
 def css_file(name: str) -> str:
@@ -39,7 +40,7 @@ def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
     out = {}
     for key, active in bindings.items():
         binding = active.binding
-        description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
+        description, tooltip = words().binding_text(binding.id, binding.description, binding.tooltip)
         if description != binding.description or tooltip != binding.tooltip:
             binding = dataclasses.replace(binding, description=description, tooltip=tooltip)
             active = active._replace(binding=binding, tooltip=tooltip)
@@ -116,28 +117,28 @@ class MainScreen(TranslatedBindings, Screen[None]):
         arrive before the frame (one was not enough for the scrollbars).
 
         A full garbage collection that is due runs after that frame, once
-        input has paused or right away if it is overdue (see tui/collector.py),
+        input has paused or right away if it is overdue (see tui/runtime.py),
         not before it.
         (Overrides a private Textual method; textual is pinned exactly, and
-        tests/test_frames.py and test_collector.py fail if this stops working.)"""
+        tests/test_frames.py and test_runtime.py fail if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
         if frame_coming:
-            if collector.overdue():
-                self.call_after_refresh(collector.collect_full)
-            elif collector.full_due():
+            if runtime.overdue():
+                self.call_after_refresh(runtime.collect_full)
+            elif runtime.full_due():
                 self.call_after_refresh(self._collect_when_quiet)
         await super()._on_idle(event)
 
     def _collect_when_quiet(self) -> None:
-        if not collector.waiting():
+        if not runtime.waiting():
             return  # it fell overdue and ran after a frame meanwhile
-        wait = collector.quiet_left()
+        wait = runtime.quiet_left()
         if wait > 0:
             self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
         else:
-            collector.collect_full()
+            runtime.collect_full()
 
 
 class TranslatedModal(TranslatedBindings, ModalScreen[None]):

@@ -11,15 +11,13 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from tui import words
-from tui.core.model import Item, Review
+from tui.core.model import NOTES, Item, Review
 from tui.core.search import shown
 from tui.core.wrap import Line, wrap
+from tui.i18n import words
 from tui.ui.screens.base import TranslatedModal, css_file
 from tui.ui.widgets.key_bar import KeyBar
 from tui.ui.widgets.todo_list import TodoList, TodoRow
-
-NOTES = ("actions", "caveats")
 
 
 def build_rows(
@@ -128,10 +126,10 @@ class TodoScreen(TranslatedModal):
         self._title()
 
     def _title(self) -> None:
-        count = words.ACTIONS_COUNT.format(open=self.open_count, total=self.total)
+        count = words().actions_count.format(open=self.open_count, total=self.total)
         self.query_one("#todo-title", Static).update(
             Content.assemble(
-                (words.ACTIONS_TITLE, "bold"),
+                (words().actions_title, "bold"),
                 ("  ·  ", "$text-muted"),
                 (self.scope, "$accent"),
                 ("  ·  ", "$text-muted"),

@@ -25,10 +25,10 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from tui import words
 from tui.core.model import Review
 from tui.core.search import review_fields, snippet, split_runs
 from tui.core.wrap import truncate
+from tui.i18n import words
 from tui.ui.presenting import ReviewRow
 from tui.ui.widgets.cursor_list import CursorList
 from tui.ui.widgets.scrolling import set_virtual_size
@@ -213,7 +213,7 @@ class ReviewList(CursorList):
         title_style = self._style("title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
-        verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
+        verdict = words().verdict_words.get(review.verdict, review.verdict)
         second = _Parts(match, self._base)
         second.add("  ", None)
         second.add(verdict, self._style(f"verdict-{review.verdict}"))
@@ -221,9 +221,9 @@ class ReviewList(CursorList):
             done = row.done == row.total
             second.add(f"  {row.done}/{row.total}", self._style("done" if done else "meta"))
         if row.updated:
-            second.add(f"  ✱ {words.UPDATED}", self._style("updated"))
+            second.add(f"  ✱ {words().updated}", self._style("updated"))
         if row.stale:
-            second.add(f"  ⚠ {words.STALE}", self._style("stale"))
+            second.add(f"  ⚠ {words().stale}", self._style("stale"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
         drawn = (first.draw(width, self._base), second.draw(width, self._base))

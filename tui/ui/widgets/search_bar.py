@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 
-from tui import words
+from tui.i18n import words
 from tui.ui.widgets.to_app import post_to_app
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class SearchBar(Horizontal):
         if self._input is None:
             from textual.widgets import Input, Label
 
-            self._input = Input(placeholder=words.SEARCH_PLACEHOLDER, id="search-input")
+            self._input = Input(placeholder=words().search_placeholder, id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
         return self._input
 
@@ -67,7 +67,7 @@ class SearchBar(Horizontal):
         and the App hands each to whatever has focus when it reads it."""
         self.display = True
         box = self.input
-        box.placeholder = words.SEARCH_PLACEHOLDER
+        box.placeholder = words().search_placeholder
         box.value = query
         box.cursor_position = len(query)
         if box.is_mounted:

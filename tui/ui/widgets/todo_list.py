@@ -22,10 +22,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from tui import words
 from tui.core.model import Item, Review
 from tui.core.search import shown
 from tui.core.wrap import truncate
+from tui.i18n import words
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
 from tui.ui.widgets.to_app import post_to_app
 
@@ -119,7 +119,7 @@ class TodoList(Pane, can_focus=True):
         if not self.rows:
             if index == 0:
                 return Strip(
-                    [Segment(truncate(words.NO_ACTIONS, width), self._style("empty"))]
+                    [Segment(truncate(words().no_actions, width), self._style("empty"))]
                 ).adjust_cell_length(width, self.rich_style)
             return Strip.blank(width, self.rich_style)
         if index >= len(self.rows):
@@ -127,7 +127,7 @@ class TodoList(Pane, can_focus=True):
         row = self.rows[index]
         review = row.review
         if row.item is None:
-            verdict = f"  {words.VERDICT_WORDS.get(review.verdict, review.verdict)}"
+            verdict = f"  {words().verdict_words.get(review.verdict, review.verdict)}"
             title = truncate(review.title, max(0, width - cell_len(verdict) - 2))
             segments = [
                 Segment(" ", self.rich_style),
@@ -136,8 +136,8 @@ class TodoList(Pane, can_focus=True):
             ]
         else:
             done = row.item.key in self.checked(review)
-            section = words.TODO_SECTION_SHORT.get(row.item.section, row.item.section)
-            label_width = max(cell_len(label) for label in words.TODO_SECTION_SHORT.values())
+            section = words().todo_section_short.get(row.item.section, row.item.section)
+            label_width = max(cell_len(label) for label in words().todo_section_short.values())
             lead = [
                 Segment("   ", self.rich_style),
                 Segment("[✓] " if done else "[ ] ", self._style("checked" if done else "box")),

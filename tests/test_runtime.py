@@ -1,10 +1,12 @@
-"""The garbage collector's full collections run after a frame, not inside a key."""
+"""The process-wide tweaks of tui.runtime: installed and undone around a command;
+the garbage collector's full collections run after a frame, not inside a key."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,20 +14,44 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import make_app
-from tui import collector
+from tui import runtime
 
 
 @pytest.fixture(autouse=True)
-def restored_collector() -> Iterator[None]:
-    threshold, enabled = gc.get_threshold(), gc.isenabled()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
-    (gc.enable if enabled else gc.disable)()
-    collector._scheduled = collector._forced = False
+def installed_runtime() -> Iterator[None]:
+    """As `tui.cli.run` runs every command."""
+    with runtime.installed():
+        yield
 
 
-def young_collections_until_a_full_one_is_due(count: int = collector.FULL_EVERY) -> None:
+def test_installed_and_undone() -> None:
+    """Outside `installed()` (this test's fixture) the process is as it was;
+    inside, the collector is off until loading ends and the switch interval short."""
+    assert not gc.isenabled() and sys.getswitchinterval() == runtime.SWITCH_S
+    threshold = gc.get_threshold()
+    runtime.loaded()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+    with runtime.installed():
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+    assert gc.get_threshold() != threshold
+
+
+def test_nothing_happens_unless_installed() -> None:
+    """An App made without `tui.cli.run` (a test, an embedding program) leaves
+    the collector and the switch interval alone."""
+    before = (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count())
+    runtime._installed = False
+    try:
+        runtime.loaded()
+        young_collections_until_a_full_one_is_due_or_skip()
+        assert not runtime.full_due() and not runtime.overdue()
+    finally:
+        runtime._installed = True
+    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def young_collections_until_a_full_one_is_due(count: int = runtime.FULL_EVERY) -> None:
     """Cyclic garbage until CPython has run `count` generation-1 collections
     since its last full one (its own full collections are held off meanwhile)."""
     deadline = time.monotonic() + 10
@@ -37,36 +63,36 @@ def young_collections_until_a_full_one_is_due(count: int = collector.FULL_EVERY)
 
 
 def test_due_once_until_collected() -> None:
-    collector.on_after_loading()
-    assert gc.isenabled() and gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+    runtime.loaded()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
     gc.collect()
-    assert not collector.full_due()
+    assert not runtime.full_due()
     young_collections_until_a_full_one_is_due()
-    assert collector.full_due()
-    assert not collector.full_due()  # scheduled already: once is enough
-    collector.collect_full()
+    assert runtime.full_due()
+    assert not runtime.full_due()  # scheduled already: once is enough
+    runtime.collect_full()
     assert gc.get_count()[2] == 0
-    assert not collector.full_due()
+    assert not runtime.full_due()
 
 
 def test_overdue_once_until_collected() -> None:
-    collector.on_after_loading()
+    runtime.loaded()
     gc.collect()
     young_collections_until_a_full_one_is_due()
-    assert collector.full_due() and not collector.overdue()
-    young_collections_until_a_full_one_is_due(collector.OVERDUE)
-    assert collector.waiting() and collector.overdue()
-    assert not collector.overdue()  # forced already
-    collector.collect_full()
-    assert not collector.waiting() and not collector.overdue()
+    assert runtime.full_due() and not runtime.overdue()
+    young_collections_until_a_full_one_is_due(runtime.OVERDUE)
+    assert runtime.waiting() and runtime.overdue()
+    assert not runtime.overdue()  # forced already
+    runtime.collect_full()
+    assert not runtime.waiting() and not runtime.overdue()
 
 
 def test_never_due_while_the_collector_is_off() -> None:
     """Start-up: the collector stays off until loading ends."""
-    collector.on_after_loading()
+    runtime.loaded()
     young_collections_until_a_full_one_is_due()
     gc.disable()
-    assert not collector.full_due()
+    assert not runtime.full_due()
 
 
 class Recorder:
@@ -104,13 +130,22 @@ class Recorder:
             await asyncio.sleep(0.02)
 
 
+def young_collections_until_a_full_one_is_due_or_skip() -> None:
+    """With the collector off (as installed) none runs: make it run, briefly."""
+    gc.enable()
+    try:
+        young_collections_until_a_full_one_is_due()
+    finally:
+        gc.disable()
+
+
 async def collector_on(app, pilot) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + 10
     while not gc.isenabled():  # on once loading ends
         assert time.monotonic() < deadline
         await asyncio.sleep(0.02)
     await pilot.pause()
-    assert gc.get_threshold()[2] == collector.FULL_SAFETY_NET
+    assert gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
 
 
 async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
@@ -118,7 +153,7 @@ async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
     for key in keys:
         await pilot.press(key)
         await pilot.pause()
-        await asyncio.sleep(collector.QUIET_S / 4)
+        await asyncio.sleep(runtime.QUIET_S / 4)
 
 
 async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> None:
@@ -132,7 +167,7 @@ async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> No
             await pilot.pause()
             await recorder.until_collected()
         assert recorder.events[:2] == ["frame", "full collection"], recorder.events
-        assert gc.get_count()[2] < collector.FULL_EVERY
+        assert gc.get_count()[2] < runtime.FULL_EVERY
 
 
 async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path: Path) -> None:
@@ -159,9 +194,9 @@ async def test_a_long_burst_collects_once_overdue_not_at_its_end(tmp_path: Path)
     recorder = Recorder(app)
     async with app.run_test(size=(100, 30)) as pilot:
         await collector_on(app, pilot)
-        young_collections_until_a_full_one_is_due(collector.OVERDUE)
+        young_collections_until_a_full_one_is_due(runtime.OVERDUE)
         with recorder.watching():
             await burst(pilot, "jjjjkkkk")
             assert recorder.events[:2] == ["frame", "full collection"], recorder.events
             assert recorder.events.count("frame") >= 8
-        assert gc.get_count()[2] < collector.FULL_EVERY
+        assert gc.get_count()[2] < runtime.FULL_EVERY
