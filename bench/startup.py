@@ -680,7 +680,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
 
         for key in _bounce(reviews.highlighted or 0, len(reviews.reviews), opens):
             await timings.press(pilot, "open_enter", "enter")
-            assert app.pane == "review", app.pane
+            assert app.reader.pane == "review", app.reader.pane
             await timings.press(pilot, "check_space", "space")  # check the item under the cursor
             await timings.press(pilot, "check_space", "space")  # and uncheck it
             await timings.press(pilot, "back_escape", "escape")
@@ -694,7 +694,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         assert app.focused is tags, f"tag list not focused: {app.focused}"
         for key in _bounce(tags.highlighted or 0, len(tags.counts), switches):
             await timings.press(pilot, "tag_switch", key)
-        rows = {"reviews": len(app.library.reviews), "tags": len(tags.counts)}
+        rows = {"reviews": len(app.reader.library.reviews), "tags": len(tags.counts)}
     return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
 
 

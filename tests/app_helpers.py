@@ -45,7 +45,7 @@ async def settled(app: PrDigestApp, pilot: object) -> None:
     for _ in range(500):
         await pilot.pause(0.02)  # type: ignore[attr-defined]
         box = app.query_one(SearchBar)._input
-        if app.loading is None and box is not None and box.is_mounted:
+        if app.reader.load_progress is None and box is not None and box.is_mounted:
             await pilot.pause()  # type: ignore[attr-defined]
             return
     raise AssertionError("the app never settled: still loading, or no search box")

@@ -62,7 +62,7 @@ async def test_j_k_and_arrows_move_through_reviews(tmp_path: Path) -> None:
         assert view.review.title == SEED_TITLES_DEEP_FIRST[2]
         await pilot.press("up")
         assert view.review.title == SEED_TITLES_DEEP_FIRST[1]
-        assert app.current_key == view.review.key
+        assert app.reader.current_key == view.review.key
 
 
 async def test_tab_cycles_panes_and_enter_opens(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ async def test_choosing_a_tag_filters_the_list(tmp_path: Path) -> None:
         assert app.focused is tags
         target = tags.tags.index("rocm")
         await pilot.press(*["j"] * target)
-        assert app.current_tag == "rocm"
+        assert app.reader.filters.tag == "rocm"
         assert titles(app) == [SEED_TITLES_DEEP_FIRST[0], SEED_TITLES_DEEP_FIRST[6]]
         await pilot.press("enter")
         await pilot.pause()
@@ -106,7 +106,7 @@ async def test_choosing_a_tag_filters_the_list(tmp_path: Path) -> None:
         assert app.query_one(ReviewView).review.title == SEED_TITLES_DEEP_FIRST[6]
         await pilot.press("shift+tab", "k")
         await pilot.pause()
-        assert app.current_tag == tags.tags[target - 1]
+        assert app.reader.filters.tag == tags.tags[target - 1]
 
 
 async def test_space_checks_items_and_progress_shows(tmp_path: Path) -> None:
@@ -152,7 +152,7 @@ async def test_u_shows_unread_only(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("r", "j", "r", "j")  # two read, cursor moves on to the third
         await pilot.press("u")
-        assert app.unread_only
+        assert app.reader.filters.unread
         assert titles(app) == SEED_TITLES_DEEP_FIRST[2:]
         assert "Filter: unread" in screen_text(app)  # the filter bar says what is filtered
         await pilot.press("u")
@@ -163,13 +163,13 @@ async def test_unread_pseudo_tag_lists_only_unread(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("r")
-        app.current_tag = UNREAD_TAG
+        app.reader.filters = app.reader.filters._replace(tag=UNREAD_TAG)
         await pilot.pause()
         # the open review stays until the reader moves on
         assert titles(app) == SEED_TITLES_DEEP_FIRST
         await pilot.press("j")
-        app.current_tag = ALL_TAG
-        app.current_tag = UNREAD_TAG
+        app.reader.filters = app.reader.filters._replace(tag=ALL_TAG)
+        app.reader.filters = app.reader.filters._replace(tag=UNREAD_TAG)
         await pilot.pause()
         assert titles(app) == SEED_TITLES_DEEP_FIRST[1:]
 
@@ -203,14 +203,14 @@ async def test_marks_survive_a_restart(tmp_path: Path) -> None:
         await pilot.press("j", "r", "enter")
         await pilot.pause()
         await pilot.press("space")
-        key = app.current_key
+        key = app.reader.current_key
         item = app.query_one(ReviewView).checklist[0].key
         await pilot.press("q")
     again = make_app(tmp_path, state=state_file)
     async with again.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert again.state.is_read(key)
-        assert item in again.state.checked(key)
+        assert again.reader.state.is_read(key)
+        assert item in again.reader.state.checked(key)
         row = next(r for r in again.query_one(ReviewList).rows if r.review.key == key)
         assert row.read and row.done == 1
         await pilot.press("j")
@@ -233,15 +233,15 @@ async def test_two_instances_keep_each_others_marks(tmp_path: Path) -> None:
     app = make_app(tmp_path, state=state_file)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("r")  # instance A marks the first review read
-        first = app.current_key
+        first = app.reader.current_key
         # instance B, started earlier, marks the last review read and saves
         other = ReadState(state_file)
         last = app.query_one(ReviewList).rows[-1].review.key
         other.set_read(last, True)
         other.save()
         await pilot.press("j", "r")  # A marks the second review read and saves
-        second = app.current_key
-        assert app.state.is_read(last)  # B's mark was merged in and shown
+        second = app.reader.current_key
+        assert app.reader.state.is_read(last)  # B's mark was merged in and shown
         assert app.query_one(ReviewList).rows[-1].read
     final = ReadState(state_file)
     final.load()
@@ -300,7 +300,7 @@ async def test_entry_text_is_never_markup_or_control_codes(tmp_path: Path) -> No
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert not app.library.all_problems()
+        assert not app.reader.library.all_problems()
         text = screen_text(app)
         assert '[bold]loud[/] [@click=app.quit]x[/] custom_ops=["all"]' in text
         assert "gemma4 <|tool_response> red  end [/" in text
@@ -319,18 +319,18 @@ async def test_mouse_selects_reviews_and_checks_items(tmp_path: Path) -> None:
         reviews = app.query_one(ReviewList)
         await pilot.click(ReviewList, offset=(4, 3))  # second review's first line
         await pilot.pause()
-        assert app.current_key == reviews.rows[1].review.key
+        assert app.reader.current_key == reviews.rows[1].review.key
         view = app.query_one(ReviewView)
         start, _ = view._item_rows[0]
         await pilot.click(ReviewView, offset=(3, start - view.scroll_offset.y))
         await pilot.pause()
         assert view.cursor == 0
-        assert view.checklist[0].key in app.state.checked(app.current_key)
+        assert view.checklist[0].key in app.reader.state.checked(app.reader.current_key)
         second, _ = view._item_rows[1]
         await pilot.click(ReviewView, offset=(20, second - view.scroll_offset.y))  # on the text
         await pilot.pause()
         assert view.cursor == 1
-        assert view.checklist[1].key not in app.state.checked(app.current_key)
+        assert view.checklist[1].key not in app.reader.state.checked(app.reader.current_key)
 
 
 async def test_review_pane_scrolls_to_every_line(tmp_path: Path) -> None:
@@ -479,7 +479,7 @@ async def test_review_list_pages_edges_and_clicks(tmp_path: Path, height: int) -
         await pilot.press("pageup")
         assert listing.highlighted == page_rows
         await pilot.press("G")
-        assert listing.highlighted == 39 and app.current_key == listing.key
+        assert listing.highlighted == 39 and app.reader.current_key == listing.key
         await pilot.press("pagedown")
         assert listing.highlighted == 39  # stops at the end
         await pilot.press("g")

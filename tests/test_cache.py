@@ -203,7 +203,7 @@ async def test_the_app_uses_the_cache_and_saves_it(tmp_path: Path) -> None:
         while not cache_file.exists():
             assert time.monotonic() < deadline
             await asyncio.sleep(0.05)
-    assert ParseCache(cache_file, version_key=app.cache.version_key).load()
+    assert ParseCache(cache_file, version_key=app.loads.cache.version_key).load()
 
 
 async def test_the_collector_is_back_on_once_files_are_loaded(tmp_path: Path) -> None:
@@ -219,8 +219,8 @@ async def test_the_collector_is_back_on_once_files_are_loaded(tmp_path: Path) ->
             while not gc.isenabled():
                 assert time.monotonic() < deadline, "the collector stayed off"
                 await asyncio.sleep(0.05)
-            assert app.loading is None
-            assert len(app.library.reviews) == 40
+            assert app.reader.load_progress is None
+            assert len(app.reader.library.reviews) == 40
             assert gc.get_freeze_count() > 0
 
 
@@ -236,24 +236,24 @@ async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> N
         await pilot.pause()
         assert app.query_one(ReviewList).rows  # reviews on screen before loading ends
         deadline = time.monotonic() + 120
-        while app.loading is not None:
+        while app.reader.load_progress is not None:
             assert time.monotonic() < deadline, "loading never ended"
             await asyncio.sleep(0.1)
         await pilot.pause()
-        assert len(app.library.reviews) == 10_000
+        assert len(app.reader.library.reviews) == 10_000
         counts = {c.tag: (c.unread, c.total) for c in app.query_one(TagList).counts}
         assert counts[ALL_TAG] == (10_000, 10_000)
         assert sum(total for tag, (_, total) in counts.items() if not tag.startswith("\x00")) == sum(
-            len(r.tags) for r in app.library.reviews
+            len(r.tags) for r in app.reader.library.reviews
         )
         reviews = app.query_one(ReviewList)
         verdicts = [r.verdict for r in reviews.reviews]
         order = ["deep", "quick", "skim", "skip"]
         assert verdicts == sorted(verdicts, key=order.index)  # deep-read first, all the way down
         await pilot.press("end")
-        assert app.current_key == reviews.reviews[-1].key
+        assert app.reader.current_key == reviews.reviews[-1].key
         await pilot.press("home", "j", "j", "r")
-        assert app.state.is_read(reviews.reviews[2].key)
+        assert app.reader.state.is_read(reviews.reviews[2].key)
         counts = {c.tag: c.unread for c in app.query_one(TagList).counts}
         assert counts[ALL_TAG] == 9_999
         await pilot.press("enter")

@@ -2,7 +2,7 @@
 
 The list's cursor and the review it previews, focus and the key hints that
 follow it, a tag and the reviews it lists: each pair used to take two frames,
-the second 17-33 ms after the first (see tui/widgets/to_app.py and
+the second 17-33 ms after the first (see tui/ui/widgets/to_screen.py and
 MainScreen._on_idle). Counted here as the screen updates the App hands to its
 driver while the key is handled.
 """
@@ -84,7 +84,7 @@ async def test_each_key_draws_its_whole_effect_in_one_frame(tmp_path: Path) -> N
         await pilot.pause()
         shown = len(listing.reviews)
         assert await press(pilot, frames, "j") == 1  # another tag, its reviews, its review
-        assert len(listing.reviews) != shown or app.current_tag == tags.tags[3]
+        assert len(listing.reviews) != shown or app.reader.filters.tag == tags.tags[3]
         assert listing.key == view.review.key
 
 
@@ -95,12 +95,12 @@ async def test_a_prevented_choice_does_not_reach_the_app(tmp_path: Path) -> None
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         listing = app.query_one(ReviewList)
-        shown = app.current_key
+        shown = app.reader.current_key
         with listing.prevent(ReviewList.Chosen):
             listing.highlighted = 2
         await pilot.pause()
         assert listing.key != shown
-        assert app.current_key == shown
+        assert app.reader.current_key == shown
         listing.highlighted = 3
         await pilot.pause()
-        assert app.current_key == listing.key
+        assert app.reader.current_key == listing.key

@@ -126,20 +126,20 @@ async def _render_everything(folder: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         check_screen(app, "start")
-        reviews = app.library.reviews
-        assert reviews, [str(p) for p in app.library.all_problems()]
+        reviews = app.reader.library.reviews
+        assert reviews, [str(p) for p in app.reader.library.all_problems()]
         # Open the first review, check an item, mark it read: the state file is
         # written with hostile keys. (The actions the keys run, called directly:
         # a simulated key press costs a tenth of a second.)
         view = app.query_one(ReviewView)
         view.focus()
         view.action_toggle_item()
-        app.action_toggle_read()
+        app.reader.action_toggle_read()
         await pilot.pause()
         check_screen(app, "first review marked")
-        assert app.state.is_read(reviews[0].key)
+        assert app.reader.state.is_read(reviews[0].key)
         for review in reviews:
-            app.current_key = review.key
+            app.reader.current_key = review.key
             await pilot.pause()
             check_screen(app, f"review {review.key!r}")
             assert app.query_one(ReviewView).review is review
@@ -153,7 +153,7 @@ async def _render_everything(folder: Path) -> None:
                 for literal in LITERAL:
                     assert squeeze(literal) in text, f"{literal!r} is not shown literally"
                 sentinel_is_unstyled(rows)
-        app.action_show_problems()
+        app.reader.action_show_problems()
         await pilot.pause()
         check_screen(app, "problems")
         app.pop_screen()
@@ -195,10 +195,10 @@ async def test_the_app_opens_a_folder_of_hostile_files_quickly(tmp_path: Path) -
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert time.perf_counter() - start < 5
-        assert sorted(r.title for r in app.library.reviews) == ["bom", "crlf", "good one", "utf16"]
+        assert sorted(r.title for r in app.reader.library.reviews) == ["bom", "crlf", "good one", "utf16"]
         check_screen(app, "start")
-        assert f"{len(app.library.all_problems())} problems" in screen_text(app)
-        app.action_show_problems()
+        assert f"{len(app.reader.library.all_problems())} problems" in screen_text(app)
+        app.reader.action_show_problems()
         await pilot.pause()
         check_screen(app, "problems")
         assert app.is_running
@@ -217,12 +217,12 @@ async def test_an_unwritable_state_folder_warns_once_and_the_app_keeps_working(t
         await pilot.pause()
         notes = [n for n in app._notifications if "Cannot save marks" in n.message]
         assert len(notes) == 1 and notes[0].severity == "warning"
-        first = app.current_key
-        assert app.state.is_read(first)  # kept in memory, and shown
+        first = app.reader.current_key
+        assert app.reader.state.is_read(first)  # kept in memory, and shown
         await pilot.press("j", "r", "enter", "space")  # more marks: no more warnings
         await pilot.pause()
         assert len([n for n in app._notifications if "Cannot save marks" in n.message]) == 1
-        assert app.state.is_read(first) and app.state.is_read(app.current_key)
+        assert app.reader.state.is_read(first) and app.reader.state.is_read(app.reader.current_key)
         assert app.query_one(ReviewView).checked
         assert app.is_running
     assert blocker.read_text(encoding="utf-8") == "not a folder"
@@ -239,7 +239,7 @@ async def _shows(tmp_path: Path, entry: str) -> list[str]:
     app = PrDigestApp([folder], tmp_path / "state.json", watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert app.library.reviews, app.library.all_problems()
+        assert app.reader.library.reviews, app.reader.library.all_problems()
         found = [c for strip in app.screen._compositor.render_strips() for c in unsafe_characters(strip.text)]
         found += [c for row in review_pane_rows(app) for c in unsafe_characters(row.text)]
         return found

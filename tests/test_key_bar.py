@@ -43,10 +43,10 @@ async def test_a_click_on_a_hint_presses_its_key(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         bar = app.query_one(KeyBar)
-        assert not app.unread_only
+        assert not app.reader.filters.unread
         await pilot.click(KeyBar, offset=(x_of(bar, "Unread only"), 0))
         await pilot.pause()
-        assert app.unread_only
+        assert app.reader.filters.unread
         await pilot.click(KeyBar, offset=(x_of(bar, "palette"), 0))
         await pilot.pause()
         assert type(app.screen).__name__ == "CommandPalette"
@@ -60,10 +60,10 @@ async def test_hover_shows_the_tooltip_and_a_click_off_the_hints_does_nothing(tm
         await pilot.hover(KeyBar, offset=(x_of(bar, "Read"), 0))
         await pilot.pause()
         assert bar.tooltip == "Mark the selected review read or unread"
-        before = (app.unread_only, app.state.read_keys(), app.screen)
+        before = (app.reader.filters.unread, app.reader.state.read_keys(), app.screen)
         await pilot.click(KeyBar, offset=(x_of(bar, "▏") - 2, 0))  # blank space between the two sides
         await pilot.pause()
-        assert (app.unread_only, app.state.read_keys(), app.screen) == before
+        assert (app.reader.filters.unread, app.reader.state.read_keys(), app.screen) == before
 
 
 async def test_hints_that_do_not_fit_are_cut_and_the_palette_stays(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ async def test_keys_never_repaint_the_whole_screen(tmp_path: Path) -> None:
                 await pilot.pause()
         finally:
             Compositor.render_full_update = original  # type: ignore[method-assign]
-        assert app.current_tag != ALL_TAG  # the keys did what they do: j in the tag list chose a tag
+        assert app.reader.filters.tag != ALL_TAG  # the keys did what they do: j in the tag list chose a tag
         assert full == 0
 
 
@@ -232,7 +232,7 @@ async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
     first = frames[0].splitlines()
-    title = app.library.reviews[0].title
+    title = app.reader.library.reviews[0].title
     assert any(line.startswith("│All") and "8/8" in line for line in first), first[:4]
     assert sum(title[:10] in line for line in first) == 2, first  # in the list and the pane
 
@@ -249,7 +249,7 @@ async def test_a_theme_change_recolours_the_cached_rows_and_lines(tmp_path: Path
 
         def title_style() -> object:
             strip = listing.render_line(2)  # the second review's title line (not the cursor's)
-            return next(s.style for s in strip if app.library.reviews[1].title[:4] in s.text)
+            return next(s.style for s in strip if app.reader.library.reviews[1].title[:4] in s.text)
 
         def pane_title_style() -> object:
             return next(s.style for s in view.render_line(0) if s.text.strip())

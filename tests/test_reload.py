@@ -41,15 +41,15 @@ async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
     """Wait until the watcher sees changes: write a probe until it shows up, then remove it."""
     probe = folder / "zz-probe.yaml"
     deadline = time.monotonic() + TIMEOUT
-    while "o/r:probe" not in app.library.by_key:
+    while "o/r:probe" not in app.reader.library.by_key:
         assert time.monotonic() < deadline, "the watcher never started"
         probe.write_text(review_yaml("probe"), encoding="utf-8")
         for _ in range(25):
             await pilot.pause(0.02)
-            if "o/r:probe" in app.library.by_key:
+            if "o/r:probe" in app.reader.library.by_key:
                 break
     probe.unlink()
-    await until(pilot, lambda: "o/r:probe" not in app.library.by_key, "probe removal")
+    await until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
 
 
 def titles(app: PrDigestApp) -> list[str]:
@@ -72,7 +72,7 @@ async def test_edit_add_delete_and_rename(tmp_path: Path, folder: Path) -> None:
         assert titles(app) == ["one", "two"]
 
         (folder / "two.yaml").write_text(review_yaml("two", verdict="deep"), encoding="utf-8")
-        await until(pilot, lambda: app.library.by_key["o/r:two"].verdict == "deep", "edit")
+        await until(pilot, lambda: app.reader.library.by_key["o/r:two"].verdict == "deep", "edit")
         assert titles(app) == ["one", "two"]
 
         sub = folder / "sub"
@@ -83,7 +83,7 @@ async def test_edit_add_delete_and_rename(tmp_path: Path, folder: Path) -> None:
 
         (folder / "one.yaml").rename(folder / "uno.yaml")
         await until(
-            pilot, lambda: app.library.by_key["o/r:one"].location.path == folder / "uno.yaml", "rename"
+            pilot, lambda: app.reader.library.by_key["o/r:one"].location.path == folder / "uno.yaml", "rename"
         )
         assert sorted(titles(app)) == ["one", "three", "two"]
 
@@ -112,16 +112,16 @@ async def test_atomic_and_vim_style_saves_are_one_update(tmp_path: Path, folder:
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
-        before = app.reloads
+        before = app.loads.reloads
         # temp file + rename, as many editors and generators do
         tmp = folder / ".one.yaml.tmp123"
         tmp.write_text(review_yaml("one", focus=("atomic",)), encoding="utf-8")
         os.replace(tmp, folder / "one.yaml")
-        await until(pilot, lambda: app.library.by_key["o/r:one"].focus[0].text == "atomic", "atomic save")
+        await until(pilot, lambda: app.reader.library.by_key["o/r:one"].focus[0].text == "atomic", "atomic save")
         await pilot.pause(0.3)
-        assert app.reloads == before + 1
+        assert app.loads.reloads == before + 1
         # vim: probe 4913, write a backup~, write the file, remove the backup; swap files around it
-        before = app.reloads
+        before = app.loads.reloads
         (folder / "4913").write_text("", encoding="utf-8")
         (folder / "4913").unlink()
         (folder / ".two.yaml.swp").write_bytes(b"\x00swap")
@@ -130,10 +130,10 @@ async def test_atomic_and_vim_style_saves_are_one_update(tmp_path: Path, folder:
         (folder / "two.yaml~").unlink()
         (folder / "#two.yaml#").write_text("emacs autosave", encoding="utf-8")
         (folder / ".#two.yaml").write_text("emacs lock", encoding="utf-8")
-        await until(pilot, lambda: app.library.by_key["o/r:two"].focus[0].text == "vim", "vim save")
+        await until(pilot, lambda: app.reader.library.by_key["o/r:two"].focus[0].text == "vim", "vim save")
         await pilot.pause(0.3)
-        assert app.reloads == before + 1
-        assert not app.library.all_problems()  # temp files were never read
+        assert app.loads.reloads == before + 1
+        assert not app.reader.library.all_problems()  # temp files were never read
 
 
 async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, folder: Path) -> None:
@@ -145,7 +145,7 @@ async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, 
         # Wait for this problem, not any: write_text truncates first, and a reload
         # that reads the file in between sees it empty ("empty file", line 1) until
         # the next change event brings the rest.
-        await until(pilot, lambda: "invalid YAML" in str(app.library.all_problems()), "problem")
+        await until(pilot, lambda: "invalid YAML" in str(app.reader.library.all_problems()), "problem")
         assert titles(app) == ["one", "two"]  # still shown
         row = app.query_one(ReviewList).rows[0]
         assert row.stale
@@ -154,18 +154,18 @@ async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, 
         await until(
             pilot, lambda: any("1 file has a problem" in n.message for n in app._notifications), "notice"
         )
-        problem = app.library.all_problems()[0]
+        problem = app.reader.library.all_problems()[0]
         assert problem.location.path == folder / "one.yaml" and problem.location.line >= 8
         # a half-written file: a schema error this time
         (folder / "one.yaml").write_text("title: one\nrepo: o/r\n", encoding="utf-8")
         await until(
-            pilot, lambda: "missing required field" in str(app.library.all_problems()), "schema error"
+            pilot, lambda: "missing required field" in str(app.reader.library.all_problems()), "schema error"
         )
-        assert app.library.by_key["o/r:one"].focus[0].text == "f1"
+        assert app.reader.library.by_key["o/r:one"].focus[0].text == "f1"
         (folder / "one.yaml").write_text(good.replace("f1", "fixed"), encoding="utf-8")
-        await until(pilot, lambda: not app.library.all_problems(), "fix")
+        await until(pilot, lambda: not app.reader.library.all_problems(), "fix")
         assert not app.query_one(ReviewList).rows[0].stale
-        assert app.library.by_key["o/r:one"].focus[0].text == "fixed"
+        assert app.reader.library.by_key["o/r:one"].focus[0].text == "fixed"
 
 
 async def test_place_is_kept_across_a_reload(tmp_path: Path) -> None:
@@ -183,7 +183,7 @@ async def test_place_is_kept_across_a_reload(tmp_path: Path) -> None:
         view = app.query_one(ReviewView)
         for _ in range(5):
             await pilot.press("j")
-        key, cursor, scroll = app.current_key, view.cursor, view.scroll_offset.y
+        key, cursor, scroll = app.reader.current_key, view.cursor, view.scroll_offset.y
         assert scroll > 0
         item = view.checklist[cursor].key
         # an edit above the reader's place, in another review and in this one
@@ -196,8 +196,8 @@ async def test_place_is_kept_across_a_reload(tmp_path: Path) -> None:
         page.write_text(text, encoding="utf-8")
         await until(pilot, lambda: "补充一句" in (view.review.verdict_note or ""), "reload")
         await pilot.pause()
-        assert app.current_tag == "refactor"
-        assert app.current_key == key
+        assert app.reader.filters.tag == "refactor"
+        assert app.reader.current_key == key
         assert app.focused is view
         assert view.checklist[view.cursor].key == item
         start = view._item_rows[view.cursor][0]
@@ -231,11 +231,11 @@ async def test_updated_since_read_keeps_unchanged_checks(tmp_path: Path, folder:
         text = screen_text(app)
         assert "Updated since you read it" in text and "edited changed" in text
         await pilot.press("r")  # read again: the flag clears, the review stays read
-        assert app.state.is_read(app.current_key)
+        assert app.reader.state.is_read(app.reader.current_key)
         assert not app.query_one(ReviewList).rows[0].updated
         assert "Updated since you read it" not in screen_text(app)
     # across a restart the check on the unchanged item is still there
-    again = make_app(tmp_path, paths=[folder], state=app.state.path)
+    again = make_app(tmp_path, paths=[folder], state=app.reader.state.path)
     async with again.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert again.query_one(ReviewView).checked == {keep.key}
@@ -263,20 +263,20 @@ async def test_burst_of_500_files_coalesces_and_stays_responsive(tmp_path: Path,
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
-        before = app.reloads
+        before = app.loads.reloads
         burst = folder / "burst"
         burst.mkdir()
         for n in range(500):
             (burst / f"r{n:03}.yaml").write_text(review_yaml(f"burst {n}"), encoding="utf-8")
         started = time.monotonic()
         worst = 0.0
-        while len(app.library.reviews) < 502:
+        while len(app.reader.library.reviews) < 502:
             assert time.monotonic() - started < 30, "burst never fully applied"
             tick = time.monotonic()
             await pilot.press("j")  # keys keep working while the burst is applied
             worst = max(worst, time.monotonic() - tick)
         await pilot.pause(0.5)
-        assert app.reloads - before <= 3, app.reloads - before
+        assert app.loads.reloads - before <= 3, app.loads.reloads - before
         assert worst < 2.0
         assert app.query_one(TagList).counts[0].total == 502
 
@@ -287,7 +287,7 @@ async def test_quit_while_a_burst_is_applied(tmp_path: Path, folder: Path) -> No
         await watching(pilot, app, folder)
         for n in range(500):
             (folder / f"q{n:03}.yaml").write_text(review_yaml(f"q {n}"), encoding="utf-8")
-        await until(pilot, lambda: app._applying or len(app.library.reviews) > 2, "burst to start")
+        await until(pilot, lambda: app.loads._applying or len(app.reader.library.reviews) > 2, "burst to start")
         started = time.monotonic()
         await pilot.press("q")
     assert time.monotonic() - started < 3.0
@@ -299,7 +299,7 @@ async def test_watched_folder_removed_and_recreated(tmp_path: Path, folder: Path
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await watching(pilot, app, folder)
         shutil.rmtree(folder)
-        await until(pilot, lambda: not app.library.reviews, "folder removal")
+        await until(pilot, lambda: not app.reader.library.reviews, "folder removal")
         await until(pilot, lambda: any("missing" in n.message for n in app._notifications), "notice")
         folder.mkdir()
         (folder / "back.yaml").write_text(review_yaml("back"), encoding="utf-8")
@@ -316,7 +316,7 @@ async def test_single_file_path_is_watched(tmp_path: Path, folder: Path) -> None
             single.write_text(review_yaml("one", focus=(f"v{attempt}",)), encoding="utf-8")
             for _ in range(25):
                 await pilot.pause(0.02)
-            if app.library.by_key["o/r:one"].focus[0].text == f"v{attempt}":
+            if app.reader.library.by_key["o/r:one"].focus[0].text == f"v{attempt}":
                 break
         else:
             raise AssertionError("single file never reloaded")
@@ -331,8 +331,8 @@ async def test_no_watch_means_no_reload(tmp_path: Path, folder: Path) -> None:
         (folder / "one.yaml").write_text(review_yaml("one", focus=("changed",)), encoding="utf-8")
         await asyncio.sleep(1.0)
         await pilot.pause()
-        assert app.library.by_key["o/r:one"].focus[0].text == "f1"
-        assert app.reloads == 0
+        assert app.reader.library.by_key["o/r:one"].focus[0].text == "f1"
+        assert app.loads.reloads == 0
 
 
 async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder: Path) -> None:
@@ -371,10 +371,10 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
     monkeypatch.setattr(ParseCache, "save", counting)
     cache_file = tmp_path / "cache" / "parse.bin"
     app = PrDigestApp([folder], tmp_path / "state.json", cache_path=cache_file)
-    app.cache_save_quiet_s = 1.0
+    app.loads.cache_save_quiet_s = 1.0
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
-        await until(pilot, lambda: not app._applying, "the probe's reload")
+        await until(pilot, lambda: not app.loads._applying, "the probe's reload")
         saves.clear()
         for n in range(4):
             (folder / "one.yaml").write_text(review_yaml(f"one, edit {n}"), encoding="utf-8")
@@ -386,6 +386,6 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
         assert saves[0] - last_edit > 0.5
         await pilot.pause(1.5)
         assert len(saves) == 1
-    warm = ParseCache(cache_file, version_key=app.cache.version_key)
+    warm = ParseCache(cache_file, version_key=app.loads.cache.version_key)
     assert warm.load()  # what was saved is the last edit
     assert warm.get(folder / "one.yaml", stamp(folder / "one.yaml")).reviews[0].title == "one, edit 3"

@@ -26,13 +26,13 @@ async def test_home_end_and_pages_move_through_the_tags(tmp_path: Path) -> None:
         tags = await _focus_tags(app, pilot)
         last = len(tags.tags) - 1
         await pilot.press("end")
-        assert tags.highlighted == last and app.current_tag == tags.tags[last]
+        assert tags.highlighted == last and app.reader.filters.tag == tags.tags[last]
         # The highlighted tag is scrolled into view (the filter bar names it too:
         # the list's own window is what counts).
         await pilot.pause()
         assert tags.scroll_offset.y > 0 and in_view(tags)
         await pilot.press("home")
-        assert tags.highlighted == 0 and app.current_tag == ALL_TAG
+        assert tags.highlighted == 0 and app.reader.filters.tag == ALL_TAG
         assert tags.scroll_offset.y == 0
         await pilot.press("G")
         assert tags.highlighted == last
@@ -49,7 +49,7 @@ async def test_home_end_and_pages_move_through_the_tags(tmp_path: Path) -> None:
         await pilot.press("pageup")
         assert tags.highlighted is not None and tags.highlighted < last
         await pilot.press("k", "down", "up")
-        assert app.current_tag == tags.tags[tags.highlighted]
+        assert app.reader.filters.tag == tags.tags[tags.highlighted]
 
 
 async def test_a_click_chooses_a_tag_and_a_second_click_opens_it(tmp_path: Path) -> None:
@@ -60,11 +60,11 @@ async def test_a_click_chooses_a_tag_and_a_second_click_opens_it(tmp_path: Path)
         target = tags.tags.index("rocm")
         assert await pilot.click(TagList, offset=(2, target))
         await pilot.pause()
-        assert tags.highlighted == target and app.current_tag == "rocm"
+        assert tags.highlighted == target and app.reader.filters.tag == "rocm"
         assert app.focused is tags
         assert await pilot.click(TagList, offset=(2, target))
         await pilot.pause()
-        assert app.current_tag == "rocm"
+        assert app.reader.filters.tag == "rocm"
         assert app.focused is app.query_one(ReviewList)
 
 

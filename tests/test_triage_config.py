@@ -35,23 +35,23 @@ async def test_keymap_remaps_keys_by_binding_id(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         assert not app._notifications
-        key = app.current_key
+        key = app.reader.current_key
         await pilot.press("r")  # no longer bound
-        assert not app.state.is_read(key)
+        assert not app.reader.state.is_read(key)
         await pilot.press("m")
-        assert app.state.is_read(key)
+        assert app.reader.state.is_read(key)
         await pilot.press("V")
-        assert app.verdict_filter == "deep"
+        assert app.reader.filters.verdict == "deep"
         await pilot.press("ctrl+v")
-        assert app.verdict_filter == "quick"
+        assert app.reader.filters.verdict == "quick"
         assert "ctrl+x clears" in screen_text(app).replace("^x", "ctrl+x")
         await pilot.press("ctrl+x")
-        assert app.verdict_filter is None
+        assert app.reader.filters.verdict is None
         await pilot.press("enter")
         await pilot.pause()
         view = app.query_one(ReviewView)
         await pilot.press("x")  # a widget's binding, remapped
-        assert view.checklist[0].key in app.state.checked(app.current_key)
+        assert view.checklist[0].key in app.reader.state.checked(app.reader.current_key)
         text = screen_text(app)
         assert "m Read" in text  # the footer shows the new key
 
@@ -64,7 +64,7 @@ async def test_a_broken_config_is_reported_and_the_app_runs(tmp_path: Path) -> N
         assert len(messages) == 1 and "invalid YAML at line 3" in messages[0]
         assert str(locations.config_file()) in messages[0]
         await pilot.press("r")
-        assert app.state.is_read(app.current_key)
+        assert app.reader.state.is_read(app.reader.current_key)
 
 
 async def test_unknown_keys_ids_and_key_names_are_named(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> Non
         entry.write_text(
             entry.read_text(encoding="utf-8").replace("summary: s", "summary: new"), encoding="utf-8"
         )
-        app.apply_updates(load_updates([entry]))
+        app.reader.apply_updates(load_updates([entry]))
         await pilot.pause()
         view = app.query_one(ReviewView)
 
@@ -154,6 +154,6 @@ async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> Non
 
         assert "Press m to mark it read again." in pane()
         entry.write_text("title: [broken\n", encoding="utf-8")
-        app.apply_updates(load_updates([entry]))
+        app.reader.apply_updates(load_updates([entry]))
         await pilot.pause()
         assert "(P lists problems)" in pane()

@@ -60,8 +60,8 @@ async def test_o_refuses_urls_that_are_not_http(tmp_path: Path, opened: list[str
             Review("js", "o/r", "deep", "s", ("a",), where, pr=1, url="javascript:alert(1)"),
             Review("file", "o/r", "deep", "s", ("a",), where, pr=2, url="file:///etc/passwd"),
         ]
-        app.library = Library.build({where.path: bad})
-        app._refresh_all()
+        app.reader.library = Library.build({where.path: bad})
+        app.reader._refresh_all()
         await pilot.pause()
         await pilot.press("o", "j", "o")
         await pilot.pause()
@@ -121,7 +121,7 @@ async def test_e_opens_the_entry_file_at_its_line(tmp_path: Path, monkeypatch: p
         await pilot.pause()
         await pilot.press("j", "e")
         await pilot.pause()
-        review = app.library.by_key[app.current_key]
+        review = app.reader.library.by_key[app.reader.current_key]
         assert json.loads(record.read_text()) == [
             "--flag",
             f"+{review.location.line}",

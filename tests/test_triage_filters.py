@@ -51,7 +51,7 @@ async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("v", "u", "t")
-        deep = [r.title for r in app.library.reviews if r.verdict == "deep"]
+        deep = [r.title for r in app.reader.library.reviews if r.verdict == "deep"]
         # the second review is open, so it stays listed although it has nothing unchecked
         assert titles(app) == deep[1:]
         await pilot.press("j", "t", "t")  # move on; the list is filtered afresh
@@ -59,15 +59,15 @@ async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
         assert titles(app) == deep[2:]
         assert bar(app).startswith("Filter: Deep read · unread · unchecked")
         # the tag combines too
-        app.current_tag = "refactor"
+        app.reader.filters = app.reader.filters._replace(tag="refactor")
         await pilot.pause()
-        expected = [t for t in deep[2:] if t in {r.title for r in app.library.tags["refactor"]}]
+        expected = [t for t in deep[2:] if t in {r.title for r in app.reader.library.tags["refactor"]}]
         assert titles(app) == expected
         assert bar(app).startswith("Filter: #refactor · Deep read · unread · unchecked")
         await pilot.press("x")
         await pilot.pause()
         assert len(titles(app)) == 8
-        assert (app.current_tag, app.verdict_filter, app.unread_only, app.unchecked_only, app.query) == (
+        assert (app.reader.filters.tag, app.reader.filters.verdict, app.reader.filters.unread, app.reader.filters.unchecked, app.reader.filters.query) == (
             ALL_TAG,
             None,
             False,
@@ -140,9 +140,9 @@ async def test_an_empty_result_says_how_to_clear(tmp_path: Path) -> None:
         await pilot.press("v", "v", "v", "v")  # skip
         assert len(titles(app)) == 1
         await pilot.press("r", "j", "u")  # read it, then unread only: the open review stays
-        app.current_key = None
-        app.current_tag = "refactor"
-        app.current_tag = ALL_TAG
+        app.reader.current_key = None
+        app.reader.filters = app.reader.filters._replace(tag="refactor")
+        app.reader.filters = app.reader.filters._replace(tag=ALL_TAG)
         await pilot.pause()
         assert titles(app) == []
         assert "Nothing here. x clears the filter." in screen_text(app)

@@ -22,26 +22,26 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
     app = make_app(tmp_path, state=state_file)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.press("j", "r")  # one review read before
-        before = app.state.is_read(app.query_one(ReviewList).reviews[1].key)
+        before = app.reader.state.is_read(app.query_one(ReviewList).reviews[1].key)
         assert before
-        app.current_tag = "refactor"
+        app.reader.filters = app.reader.filters._replace(tag="refactor")
         await pilot.pause()
-        refactor = {r.key for r in app.library.tags["refactor"]}
+        refactor = {r.key for r in app.reader.library.tags["refactor"]}
         await pilot.press("R")
-        assert all(app.state.is_read(key) for key in refactor)
+        assert all(app.reader.state.is_read(key) for key in refactor)
         assert unread_counts(app)["refactor"] == 0
-        assert unread_counts(app)[ALL_TAG] == 8 - len(refactor | {app.library.reviews[1].key})
+        assert unread_counts(app)[ALL_TAG] == 8 - len(refactor | {app.reader.library.reviews[1].key})
         assert any("marked read" in n.message for n in app._notifications)
         saved = json.loads(state_file.read_text())["reviews"]
         assert all(saved[key]["read"]["v"] for key in refactor)
         await pilot.press("z")
         # exactly as before: the one read before is still read, the rest unread again
         for key in refactor:
-            assert app.state.is_read(key) == (key == app.library.reviews[1].key)
+            assert app.reader.state.is_read(key) == (key == app.reader.library.reviews[1].key)
         assert unread_counts(app)[ALL_TAG] == 7
         on_disk = ReadState(state_file)
         on_disk.load()
-        assert {key for key in refactor if on_disk.is_read(key)} == {app.library.reviews[1].key} & refactor
+        assert {key for key in refactor if on_disk.is_read(key)} == {app.reader.library.reviews[1].key} & refactor
         await pilot.press("z")  # and then the `r` before it
         assert unread_counts(app)[ALL_TAG] == 8
         await pilot.press("z")
@@ -51,15 +51,15 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
 async def test_z_undoes_r(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        key = app.current_key
+        key = app.reader.current_key
         await pilot.press("r")
-        assert app.state.is_read(key)
+        assert app.reader.state.is_read(key)
         await pilot.press("r")
-        assert not app.state.is_read(key)
+        assert not app.reader.state.is_read(key)
         await pilot.press("z")
-        assert app.state.is_read(key)
+        assert app.reader.state.is_read(key)
         await pilot.press("z")
-        assert not app.state.is_read(key)
+        assert not app.reader.state.is_read(key)
 
 
 async def test_R_with_nothing_unread_says_so(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ async def test_right_bracket_goes_to_the_next_unread_deep_reads_first(tmp_path: 
         await pilot.pause()
 
         def title() -> str:
-            return app.library.by_key[app.current_key].title
+            return app.reader.library.by_key[app.reader.current_key].title
 
         assert title() == "deep one"
         await pilot.press("r")  # read: ] skips it from now on
@@ -92,7 +92,7 @@ async def test_right_bracket_goes_to_the_next_unread_deep_reads_first(tmp_path: 
             await pilot.press("right_square_bracket")
             visits.append(title())
         assert visits == ["deep two", "quick one", "skim one", "skip one", "deep two"]
-        assert app.query_one(ReviewList).key == app.current_key  # the list cursor follows
+        assert app.query_one(ReviewList).key == app.reader.current_key  # the list cursor follows
         await pilot.press("left_square_bracket")
         assert title() == "skip one"
         await pilot.press("R")
@@ -107,13 +107,13 @@ async def test_keys_act_on_the_highlighted_review_even_when_typed_fast(tmp_path:
     async with app.run_test(size=(120, 40)) as pilot:
         listing = app.query_one(ReviewList)
         listing.highlighted = 2  # posts Chosen, not handled yet
-        app.action_toggle_read()
-        assert app.state.is_read(listing.reviews[2].key)
-        assert not app.state.is_read(listing.reviews[0].key)
+        app.reader.action_toggle_read()
+        assert app.reader.state.is_read(listing.reviews[2].key)
+        assert not app.reader.state.is_read(listing.reviews[0].key)
         listing.highlighted = 3
-        app._go_to(listing.reviews[5].key)  # a jump overtakes the Chosen(3) still on its way
+        app.reader._go_to(listing.reviews[5].key)  # a jump overtakes the Chosen(3) still on its way
         await pilot.pause()
-        assert app.current_key == listing.reviews[5].key == listing.key
+        assert app.reader.current_key == listing.reviews[5].key == listing.key
 
 
 async def test_items_written_alike_are_checked_one_at_a_time(tmp_path: Path) -> None:
@@ -126,15 +126,15 @@ async def test_items_written_alike_are_checked_one_at_a_time(tmp_path: Path) -> 
     app = make_app(tmp_path, [entries], state=state_file)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "space")
-        review = app.library.reviews[0]
-        checked = app.state.checked(review.key)
+        review = app.reader.library.reviews[0]
+        checked = app.reader.state.checked(review.key)
         assert checked == {review.focus[0].key}
         assert "1/3" in screen_text(app)
         await pilot.press("j", "space")
-        assert app.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
+        assert app.reader.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
     again = make_app(tmp_path, [entries], state=state_file)
     async with again.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        review = again.library.reviews[0]
-        assert again.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
+        review = again.reader.library.reviews[0]
+        assert again.reader.state.checked(review.key) == {review.focus[0].key, review.focus[1].key}
         assert "2/3" in screen_text(again)

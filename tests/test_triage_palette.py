@@ -47,10 +47,10 @@ async def test_jump_to_a_review_by_title(tmp_path: Path) -> None:
         shown = await palette(pilot, "死代码")
         assert shown[0].startswith("Review: ")
         assert any("删除 TPU 版 InputBatch 死代码与联合类型别名" in s for s in shown)
-        target = next(r for r in app.library.reviews if r.title.startswith("删除 TPU"))
+        target = next(r for r in app.reader.library.reviews if r.title.startswith("删除 TPU"))
         await choose(pilot, f"Review: {target.title}")
         assert not isinstance(app.screen, CommandPalette)
-        assert app.current_key == target.key
+        assert app.reader.current_key == target.key
         assert app.query_one(ReviewView).review is target
         assert app.query_one(ReviewList).key == target.key
         assert app.focused is app.query_one(ReviewView)
@@ -62,15 +62,15 @@ async def test_jump_to_a_tag(tmp_path: Path) -> None:
         shown = await palette(pilot, "#spec")
         assert shown[0] == "Tag: #spec-decode"
         await choose(pilot, "Tag: #spec-decode")
-        assert app.current_tag == "spec-decode"
+        assert app.reader.filters.tag == "spec-decode"
         assert [r.key for r in app.query_one(ReviewList).reviews] == [
-            r.key for r in app.library.tags["spec-decode"]
+            r.key for r in app.reader.library.tags["spec-decode"]
         ]
         assert app.focused is app.query_one(ReviewList)
         shown = await palette(pilot, "all")
         assert "Tag: All" in shown
         await choose(pilot, "Tag: All")
-        assert app.current_tag == ALL_TAG
+        assert app.reader.filters.tag == ALL_TAG
 
 
 async def test_run_an_action(tmp_path: Path) -> None:
@@ -79,15 +79,15 @@ async def test_run_an_action(tmp_path: Path) -> None:
         shown = await palette(pilot, "unread only")
         assert shown[0] == "Unread only"
         await choose(pilot, "Unread only")
-        assert app.unread_only
+        assert app.reader.filters.unread
         await palette(pilot, "verdict")
         await choose(pilot, "Verdict")
-        assert app.verdict_filter == "deep"
+        assert app.reader.filters.verdict == "deep"
         await palette(pilot, "search")
         await choose(pilot, "Search")  # the search box opens, focused, once the palette is gone
         await pilot.pause()
         await pilot.press("k", "p", "o", "o", "l")
-        assert app.query == "kpool"
+        assert app.reader.filters.query == "kpool"
 
 
 async def test_actions_are_listed_when_the_palette_opens(tmp_path: Path) -> None:

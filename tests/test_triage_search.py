@@ -44,7 +44,7 @@ async def test_slash_searches_as_you_type_and_highlights(tmp_path: Path) -> None
         assert bar.display and isinstance(app.focused, Input)
         await pilot.press("H", "2")
         await pilot.pause()
-        assert app.query == "H2"
+        assert app.reader.filters.query == "H2"
         await pilot.press("d")
         await pilot.pause()
         assert titles(app) == [H2D]  # the list narrows as you type, case-insensitively
@@ -90,7 +90,7 @@ async def test_enter_opens_the_first_match_and_n_walks_the_matches(tmp_path: Pat
         assert view.review.title == matching[0]
         assert view.current_match == 0
         first_review_matches = len(view.match_lines)
-        assert app.query == "模型"  # the search stays on after enter
+        assert app.reader.filters.query == "模型"  # the search stays on after enter
         for _ in range(first_review_matches - 1):
             await pilot.press("n")
         assert view.current_match == first_review_matches - 1
@@ -131,7 +131,7 @@ async def test_escape_clears_the_search(tmp_path: Path) -> None:
         assert titles(app) == [KPOOL]
         await pilot.press("escape")
         await pilot.pause()
-        assert app.query == ""
+        assert app.reader.filters.query == ""
         assert not app.query_one(SearchBar).display
         assert len(titles(app)) == 8
         assert not match_texts(app)
@@ -143,18 +143,18 @@ async def test_escape_clears_the_search(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("escape")  # review -> list
         await pilot.pause()
-        assert app.query == "kpool"
+        assert app.reader.filters.query == "kpool"
         await pilot.press("escape")  # list: clear the search
         await pilot.pause()
-        assert app.query == "" and len(titles(app)) == 8
+        assert app.reader.filters.query == "" and len(titles(app)) == 8
 
 
 async def test_no_match_says_so_and_n_without_a_search_does_nothing(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        key = app.current_key
+        key = app.reader.current_key
         await pilot.press("n")
-        assert app.current_key == key
+        assert app.reader.current_key == key
         await type_search(pilot, "zzzz-nothing")
         assert titles(app) == []
         assert "Nothing here. x clears the filter." in screen_text(app)
@@ -163,7 +163,7 @@ async def test_no_match_says_so_and_n_without_a_search_does_nothing(tmp_path: Pa
         assert any(n.message == "No matches." for n in app._notifications)
         await pilot.press("x")
         await pilot.pause()
-        assert app.query == "" and len(titles(app)) == 8
+        assert app.reader.filters.query == "" and len(titles(app)) == 8
 
 
 async def test_search_text_is_never_markup(tmp_path: Path) -> None:
@@ -192,17 +192,17 @@ async def test_a_reload_refreshes_the_search_text(tmp_path: Path) -> None:
         assert titles(app) == []
         from tui.core.model import Review
 
-        path = app.library.reviews[0].location.path
-        reviews = app.library.files[path]
+        path = app.reader.library.reviews[0].location.path
+        reviews = app.reader.library.files[path]
         first = reviews[0]
         fresh = Review(
             first.title, first.repo, first.verdict, "brandnewword", first.tags, first.location, first.pr
         )
         changed = [fresh, *reviews[1:]]
-        app.apply_updates({path: FileUpdate(changed, [])})
+        app.reader.apply_updates({path: FileUpdate(changed, [])})
         await pilot.pause()
         assert titles(app) == [KPOOL]
-        assert len(app.search_index) <= len(app.library.reviews)
+        assert len(app.reader.search_index) <= len(app.reader.library.reviews)
 
 
 def burst(app, keys: str) -> None:
@@ -229,7 +229,7 @@ async def test_a_search_typed_in_one_burst_goes_to_the_box(tmp_path: Path) -> No
         await pilot.pause()
         assert app.screen is app.screen_stack[0]  # no problems view
         assert app.query_one(SearchBar).input.value == "kpool"
-        assert app.query == "kpool"
+        assert app.reader.filters.query == "kpool"
         assert titles(app) == [KPOOL]
         assert listing.highlighted == 0 and highlighted == 0
 
@@ -250,4 +250,4 @@ async def test_slash_is_text_in_the_box_and_elsewhere_not_a_search(tmp_path: Pat
         await pilot.press("slash")
         await pilot.pause()
         assert not app.query_one(SearchBar).display
-        assert app.query == ""
+        assert app.reader.filters.query == ""

@@ -16,7 +16,7 @@ def notes(app) -> list[tuple[str, str]]:
     """(review title, item text) of every action and caveat, in reading order."""
     return [
         (review.title, item.text)
-        for review in app.library.reviews
+        for review in app.reader.library.reviews
         for section in ("actions", "caveats")
         for item in review.items(section)
     ]
@@ -54,13 +54,13 @@ async def test_space_checks_an_item_and_it_is_saved(tmp_path: Path) -> None:
         await pilot.press("j", "space")
         await pilot.pause()
         row = todo.current
-        assert row.item.key in app.state.checked(row.review.key)
+        assert row.item.key in app.reader.state.checked(row.review.key)
         assert f"{total - 1} open of {total}" in screen_text(app)
         assert "[✓]" in screen_text(app)
         saved = json.loads(state_file.read_text())["reviews"][row.review.key]["items"]
         assert saved[row.item.key]["v"] is True
         await pilot.press("space")  # and unchecked again
-        assert row.item.key not in app.state.checked(row.review.key)
+        assert row.item.key not in app.reader.state.checked(row.review.key)
         await pilot.press("space", "escape")
         await pilot.pause()
         # checked items are gone next time, and back with d
@@ -78,7 +78,7 @@ async def test_a_checked_action_shows_as_done_in_the_review(tmp_path: Path) -> N
         await pilot.press("space", "escape")
         await pilot.pause()
         view = app.query_one(ReviewView)
-        assert view.review.title == app.library.reviews[0].title
+        assert view.review.title == app.reader.library.reviews[0].title
         lines = ["".join(s.text for s in line.segments) for line in view._lines]
         assert any(line.startswith("  ✓ 若你在 ROCm 上") for line in lines)
         assert any(line.startswith("  • 若你的代码直接") for line in lines)
@@ -94,7 +94,7 @@ async def test_enter_goes_to_the_items_review(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, TodoScreen)
-        assert app.current_key == target.key
+        assert app.reader.current_key == target.key
         assert app.focused is app.query_one(ReviewView)
 
 

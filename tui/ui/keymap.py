@@ -15,6 +15,7 @@ from textual.binding import Binding
 
 def binding_owners(app: type) -> tuple[type, ...]:
     """The app and every widget and screen whose bindings a keymap may name."""
+    from tui.ui.reader import ReaderScreen
     from tui.ui.screens.problems import ProblemsScreen
     from tui.ui.screens.todo import TodoScreen
     from tui.ui.widgets.review_list import ReviewList
@@ -23,7 +24,17 @@ def binding_owners(app: type) -> tuple[type, ...]:
     from tui.ui.widgets.tag_list import TagList
     from tui.ui.widgets.todo_list import TodoList
 
-    return (app, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
+    return (
+        app,
+        ReaderScreen,
+        ReviewList,
+        ReviewView,
+        TagList,
+        SearchBar,
+        ProblemsScreen,
+        TodoScreen,
+        TodoList,
+    )
 
 
 def binding_ids(owners: Iterable[type]) -> set[str]:

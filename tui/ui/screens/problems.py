@@ -46,5 +46,5 @@ class ProblemsScreen(TranslatedModal):
             ] or [Option(Content(words().no_problems), disabled=True)]
             yield OptionList(*options, id="problems-list", markup=False)
 
-    def action_list_move(self, action: str) -> None:
-        self.query_one(OptionList).run_action(action)
+    async def action_list_move(self, action: str) -> None:
+        await self.query_one(OptionList).run_action(action)

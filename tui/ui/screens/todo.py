@@ -92,12 +92,21 @@ class TodoScreen(TranslatedModal):
     ]
 
     def __init__(
-        self, reviews: Sequence[Review], checked: Callable[[Review], frozenset[str]], scope: str
+        self,
+        reviews: Sequence[Review],
+        checked: Callable[[Review], frozenset[str]],
+        scope: str,
+        set_checked: Callable[[str, str, bool], None],
+        go: Callable[[str], None],
     ) -> None:
+        """`checked` says what is checked, `set_checked(review, item, value)`
+        checks an item and saves, `go(review)` shows a review in the reader."""
         super().__init__()
         self.reviews = reviews
         self.checked = checked
         self.scope = scope
+        self.set_checked = set_checked
+        self.go = go
         self.show_done = False
         self.open_count = 0
         self.total = 0
@@ -141,6 +150,16 @@ class TodoScreen(TranslatedModal):
         message.stop()
         row = message.row
         self.query_one(TodoDetail).show_item(row.review if row else None, row.item if row else None)
+
+    def on_todo_list_toggled(self, message: TodoList.Toggled) -> None:
+        message.stop()
+        self.set_checked(message.review_key, message.item_key, message.checked)
+        self.refresh_marks()
+
+    def on_todo_list_go(self, message: TodoList.Go) -> None:
+        message.stop()
+        self.dismiss()
+        self.go(message.review_key)
 
     def action_toggle_done(self) -> None:
         self.show_done = not self.show_done

@@ -32,7 +32,7 @@ from tui.i18n import words
 from tui.ui.presenting import ReviewRow
 from tui.ui.widgets.cursor_list import CursorList
 from tui.ui.widgets.scrolling import set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 ROW_HEIGHT = 2
 
@@ -309,9 +309,9 @@ class ReviewList(CursorList):
         return line // ROW_HEIGHT
 
     def chosen(self) -> None:
-        post_to_app(self, self.Chosen(self.key))
+        post_to_screen(self, self.Chosen(self.key))
 
     def action_open(self) -> None:
         key = self.key
         if key is not None:
-            post_to_app(self, self.Opened(key))
+            post_to_screen(self, self.Opened(key))

@@ -34,7 +34,7 @@ from tui.core.text import code_refs, code_spans
 from tui.core.wrap import wrap
 from tui.i18n import words
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 Runs = list[tuple[str, Hashable]]
 
@@ -519,7 +519,7 @@ class ReviewView(Pane, can_focus=True):
             self.app.bell()
             return
         item = self.checklist[self.cursor]
-        post_to_app(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+        post_to_screen(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
     def on_click(self, event: events.Click) -> None:
         """A click on an item's box toggles it; elsewhere on the item moves the cursor."""

@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from tui.i18n import words
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -82,11 +82,11 @@ class SearchBar(Horizontal):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         if self.display:
-            post_to_app(self, self.Changed(event.value))
+            post_to_screen(self, self.Changed(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        post_to_app(self, self.Submitted(event.value))
+        post_to_screen(self, self.Submitted(event.value))
 
     def action_cancel(self) -> None:
-        post_to_app(self, self.Cancelled())
+        post_to_screen(self, self.Cancelled())

@@ -27,7 +27,7 @@ from tui.core.search import shown
 from tui.core.wrap import truncate
 from tui.i18n import words
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 
 @dataclass(frozen=True)
@@ -194,12 +194,12 @@ class TodoList(Pane, can_focus=True):
             self.app.bell()
             return
         done = row.item.key in self.checked(row.review)
-        post_to_app(self, self.Toggled(row.review.key, row.item.key, not done))
+        post_to_screen(self, self.Toggled(row.review.key, row.item.key, not done))
 
     def action_go(self) -> None:
         row = self.current
         if row is not None and row.item is not None:
-            post_to_app(self, self.Go(row.review.key, row.item.key))
+            post_to_screen(self, self.Go(row.review.key, row.item.key))
 
     def on_click(self, event: events.Click) -> None:
         index = self.scroll_offset.y + event.y
