@@ -287,6 +287,26 @@ async def test_broken_files_are_listed_with_their_location(tmp_path: Path) -> No
         assert app.screen is app.screen_stack[0]
 
 
+async def test_j_and_k_move_through_the_problems(tmp_path: Path) -> None:
+    """The problems view's j/k run the list's cursor actions (they are async:
+    called without awaiting them, nothing moved)."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"bad{n}.yaml").write_text("title: x\ntags: [a\n", encoding="utf-8")
+    app = make_app(tmp_path, paths=[folder])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        problems = app.screen.query_one(OptionList)
+        assert problems.highlighted == 0
+        await pilot.press("j", "j")
+        assert problems.highlighted == 2
+        await pilot.press("k")
+        assert problems.highlighted == 1
+
+
 async def test_entry_text_is_never_markup_or_control_codes(tmp_path: Path) -> None:
     folder = tmp_path / "entries"
     folder.mkdir()

@@ -117,7 +117,9 @@ async def test_atomic_and_vim_style_saves_are_one_update(tmp_path: Path, folder:
         tmp = folder / ".one.yaml.tmp123"
         tmp.write_text(review_yaml("one", focus=("atomic",)), encoding="utf-8")
         os.replace(tmp, folder / "one.yaml")
-        await until(pilot, lambda: app.reader.library.by_key["o/r:one"].focus[0].text == "atomic", "atomic save")
+        await until(
+            pilot, lambda: app.reader.library.by_key["o/r:one"].focus[0].text == "atomic", "atomic save"
+        )
         await pilot.pause(0.3)
         assert app.loads.reloads == before + 1
         # vim: probe 4913, write a backup~, write the file, remove the backup; swap files around it
@@ -287,7 +289,9 @@ async def test_quit_while_a_burst_is_applied(tmp_path: Path, folder: Path) -> No
         await watching(pilot, app, folder)
         for n in range(500):
             (folder / f"q{n:03}.yaml").write_text(review_yaml(f"q {n}"), encoding="utf-8")
-        await until(pilot, lambda: app.loads._applying or len(app.reader.library.reviews) > 2, "burst to start")
+        await until(
+            pilot, lambda: app.loads._applying or len(app.reader.library.reviews) > 2, "burst to start"
+        )
         started = time.monotonic()
         await pilot.press("q")
     assert time.monotonic() - started < 3.0

@@ -67,7 +67,13 @@ async def test_filters_combine_and_x_clears_them_all(tmp_path: Path) -> None:
         await pilot.press("x")
         await pilot.pause()
         assert len(titles(app)) == 8
-        assert (app.reader.filters.tag, app.reader.filters.verdict, app.reader.filters.unread, app.reader.filters.unchecked, app.reader.filters.query) == (
+        assert (
+            app.reader.filters.tag,
+            app.reader.filters.verdict,
+            app.reader.filters.unread,
+            app.reader.filters.unchecked,
+            app.reader.filters.query,
+        ) == (
             ALL_TAG,
             None,
             False,

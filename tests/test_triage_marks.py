@@ -41,7 +41,9 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
         assert unread_counts(app)[ALL_TAG] == 7
         on_disk = ReadState(state_file)
         on_disk.load()
-        assert {key for key in refactor if on_disk.is_read(key)} == {app.reader.library.reviews[1].key} & refactor
+        assert {key for key in refactor if on_disk.is_read(key)} == {
+            app.reader.library.reviews[1].key
+        } & refactor
         await pilot.press("z")  # and then the `r` before it
         assert unread_counts(app)[ALL_TAG] == 8
         await pilot.press("z")
