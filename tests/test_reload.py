@@ -13,6 +13,7 @@ from app_helpers import make_app, screen_text
 
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
+from tui.ui.presenting import describe_changes
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.tag_list import TagList
@@ -229,7 +230,7 @@ async def test_updated_since_read_keeps_unchanged_checks(tmp_path: Path, folder:
         keep = view.checklist[0]
         assert view.checked == {keep.key}
         assert view.changes is not None
-        assert view.changes.describe(view.review) == [("summary", "edited"), ("focus", "2 edited")]
+        assert describe_changes(view.changes, view.review) == [("Summary", "edited"), ("Focus on", "2 edited")]
         text = screen_text(app)
         assert "Updated since you read it" in text and "edited changed" in text
         await pilot.press("r")  # read again: the flag clears, the review stays read
@@ -256,9 +257,9 @@ async def test_updated_since_read_survives_a_restart(tmp_path: Path, folder: Pat
     async with again.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert again.query_one(ReviewList).rows[0].updated
-        assert again.query_one(ReviewView).changes.describe(again.query_one(ReviewView).review) == [
-            ("focus", "1 added")
-        ]
+        view = again.query_one(ReviewView)
+        assert view.changes is not None
+        assert describe_changes(view.changes, view.review) == [("Focus on", "1 added")]
 
 
 async def test_burst_of_500_files_coalesces_and_stays_responsive(tmp_path: Path, folder: Path) -> None:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from app_helpers import make_app, screen_text
 
-from tui.load.parse import load_updates
+from tui.core.model import FileUpdate
+from tui.load.parse import load_file
 from tui.store import config, locations
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
@@ -145,7 +146,7 @@ async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> Non
         entry.write_text(
             entry.read_text(encoding="utf-8").replace("summary: s", "summary: new"), encoding="utf-8"
         )
-        app.reader.apply_updates(load_updates([entry]))
+        app.reader.apply_updates(reloaded(entry))
         await pilot.pause()
         view = app.query_one(ReviewView)
 
@@ -154,6 +155,12 @@ async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> Non
 
         assert "Press m to mark it read again." in pane()
         entry.write_text("title: [broken\n", encoding="utf-8")
-        app.reader.apply_updates(load_updates([entry]))
+        app.reader.apply_updates(reloaded(entry))
         await pilot.pause()
         assert "(P lists problems)" in pane()
+
+
+def reloaded(path: Path) -> dict[Path, FileUpdate | None]:
+    """The file read again, as the watcher's reload hands it over."""
+    result = load_file(path)
+    return {path: FileUpdate(result.reviews, result.problems)}

@@ -22,13 +22,6 @@ except ImportError:  # a Python built without it
 VERDICTS: tuple[str, ...] = ("deep", "quick", "skim", "skip")
 """Verdicts in reading-priority order: deep-read first."""
 
-VERDICT_LABELS: Mapping[str, str] = {
-    "deep": "值得精读",
-    "quick": "快速通读",
-    "skim": "快速浏览",
-    "skip": "无需细读",
-}
-
 SECTIONS: tuple[str, ...] = ("focus", "read_order", "actions", "caveats")
 CHECKABLE: tuple[str, ...] = ("focus", "read_order")
 """Sections whose items are a checklist."""
@@ -273,22 +266,6 @@ class ReviewChanges:
     def __bool__(self) -> bool:
         return bool(self.fields or self.added or self.edited or self.removed)
 
-    def describe(self, review: Review) -> list[tuple[str, str]]:
-        """(what, how) pairs, e.g. ("summary", "edited"), ("focus", "1 added, 1 edited")."""
-        out = [(name, "edited") for name in self.fields]
-        for section in SECTIONS:
-            keys = {item.key for item in review.items(section)}
-            parts = []
-            if added := len(self.added & keys):
-                parts.append(f"{added} added")
-            if edited := len(self.edited & keys):
-                parts.append(f"{edited} edited")
-            if removed := self.removed.get(section, 0):
-                parts.append(f"{removed} removed")
-            if parts:
-                out.append((section, ", ".join(parts)))
-        return out
-
 
 def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     """Diff a stored fingerprint against the current review.
@@ -352,19 +329,6 @@ class LibraryChanges:
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.updated or self.problem_files)
-
-    def describe(self) -> str:
-        parts = []
-        if self.updated:
-            parts.append(f"{len(self.updated)} review{'s' if len(self.updated) != 1 else ''} updated")
-        if self.added:
-            parts.append(f"{len(self.added)} added")
-        if self.removed:
-            parts.append(f"{len(self.removed)} removed")
-        if self.problem_files:
-            n = len(self.problem_files)
-            parts.append(f"{n} file{' has' if n == 1 else 's have'} a problem")
-        return ", ".join(parts)
 
 
 class Library:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tui.core.marks import Marks, changes, checked_items
-from tui.core.model import ALL_TAG, UNREAD_TAG, Library, LibraryChanges, Review
+from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review, ReviewChanges
 from tui.i18n import words
 
 
@@ -82,3 +82,20 @@ def describe_reload(changes: LibraryChanges) -> str:
     if changes.problem_files:
         parts.append(words().plural(words().reload_problem_files, len(changes.problem_files)))
     return words().list_sep.join(parts)
+
+
+def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
+    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
+    out = [(words().field_name(name), words().change_edited) for name in changes.fields]
+    for section in SECTIONS:
+        keys = {item.key for item in review.items(section)}
+        parts = []
+        if added := len(changes.added & keys):
+            parts.append(words().change_added_n.format(n=added))
+        if edited := len(changes.edited & keys):
+            parts.append(words().change_edited_n.format(n=edited))
+        if removed := changes.removed.get(section, 0):
+            parts.append(words().change_removed_n.format(n=removed))
+        if parts:
+            out.append((words().field_name(section), words().list_sep.join(parts)))
+    return out

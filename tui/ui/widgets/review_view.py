@@ -33,6 +33,7 @@ from tui.core.search import MATCH, split_runs
 from tui.core.text import code_refs, code_spans
 from tui.core.wrap import wrap
 from tui.i18n import words
+from tui.ui import presenting
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
 from tui.ui.widgets.to_screen import post_to_screen
 
@@ -257,7 +258,7 @@ class ReviewView(Pane, can_focus=True):
             blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
         if self.changes:
             described = words().change_sep.join(
-                f"{what} {how}" for what, how in describe_changes(self.changes, review)
+                f"{what} {how}" for what, how in presenting.describe_changes(self.changes, review)
             )
             text = words().updated_banner.format(
                 since=words().updated_since_read,
@@ -270,7 +271,7 @@ class ReviewView(Pane, can_focus=True):
         for paragraph in review.summary.split("\n\n"):
             blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
         index = 0
-        for section in ("focus", "read_order", "actions", "caveats"):
+        for section in SECTIONS:
             items = review.items(section)
             if not items:
                 continue
@@ -541,20 +542,3 @@ def _styled(text: str, base: str | None) -> Runs:
 
 def _is_match(style: Hashable) -> bool:
     return isinstance(style, tuple) and len(style) == 2 and style[1] == MATCH
-
-
-def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
-    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
-    out = [(words().field_name(name), words().change_edited) for name in changes.fields]
-    for section in SECTIONS:
-        keys = {item.key for item in review.items(section)}
-        parts = []
-        if added := len(changes.added & keys):
-            parts.append(words().change_added_n.format(n=added))
-        if edited := len(changes.edited & keys):
-            parts.append(words().change_edited_n.format(n=edited))
-        if removed := changes.removed.get(section, 0):
-            parts.append(words().change_removed_n.format(n=removed))
-        if parts:
-            out.append((words().field_name(section), words().list_sep.join(parts)))
-    return out
