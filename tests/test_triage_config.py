@@ -11,6 +11,7 @@ from tui.load.parse import load_file
 from tui.store import config, locations
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
+from tui.ui.keymap import valid_key
 from tui.ui.widgets.review_view import ReviewView
 
 
@@ -109,7 +110,7 @@ def test_config_load_never_raises(tmp_path: Path) -> None:
     for name, data in cases.items():
         path = tmp_path / f"{name}.yaml"
         path.write_bytes(data)
-        results[name] = config.load(path, ids)
+        results[name] = config.load(path, ids, valid_key)
     assert results["empty"].warnings == [] and results["empty"].keymap == {}
     assert "expected a mapping" in results["list"].warnings[0]
     assert "expected a mapping" in results["scalar"].warnings[0]

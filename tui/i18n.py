@@ -92,7 +92,7 @@ class Words(NamedTuple):
     palette_tag: str
     palette_review_help: str
     palette_tag_help: str
-    system_commands: Mapping[str, str]
+    system_commands: Mapping[str, tuple[str, str]]
     config: str
     config_unreadable: str
     config_invalid_yaml: str

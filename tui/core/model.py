@@ -10,7 +10,7 @@ import marshal
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 try:
     # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL
@@ -97,7 +97,7 @@ BODY: tuple[str, ...] = (
 a cached review keeps them packed until read."""
 
 
-def body_default(name: str) -> object:
+def body_default(name: str) -> tuple[()] | None:
     """A body field the entry leaves out: no items, or nothing."""
     return () if name in SECTIONS else None
 
@@ -170,7 +170,7 @@ class Review:
         """The body packed with marshal: plain tuples and strings."""
         blob = self._blob
         if blob is None:
-            summary, url, date, note, *sections = self._body  # type: ignore[misc]
+            summary, url, date, note, *sections = self._body  # type: ignore[misc]  # a body while there is no blob
             packed = tuple(tuple((i.section, i.text, i.refs, i.id) for i in items) for items in sections)
             blob = self._blob = marshal.dumps((summary, url, date, note, *packed))
         elif not isinstance(blob, bytes):
@@ -199,7 +199,7 @@ class Review:
             return NotImplemented
         return self.location == other.location and self.content == other.content
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by content, and not immutable to Python
 
     def __repr__(self) -> str:
         return f"Review(title={self.title!r}, repo={self.repo!r}, pr={self.pr!r}, location={self.location})"
@@ -276,14 +276,17 @@ def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     """
     changes = ReviewChanges()
     now = review.fingerprint()
-    old_fields = seen.get("fields", {}) if isinstance(seen.get("fields"), dict) else {}
-    for name, value in now["fields"].items():  # type: ignore[union-attr]
+    now_fields = cast("dict[str, str]", now["fields"])
+    now_items = cast("dict[str, list[list[str]]]", now["items"])
+    fields, items = seen.get("fields"), seen.get("items")
+    old_fields = fields if isinstance(fields, dict) else {}
+    old_items = items if isinstance(items, dict) else {}
+    for name, value in now_fields.items():
         if old_fields.get(name) != value:
             changes.fields.append(name)
-    old_items = seen.get("items", {}) if isinstance(seen.get("items"), dict) else {}
     for section in SECTIONS:
-        before = [tuple(pair) for pair in old_items.get(section, [])]  # type: ignore[union-attr]
-        after = [tuple(pair) for pair in now["items"][section]]  # type: ignore[index]
+        before = [tuple(pair) for pair in old_items.get(section, [])]
+        after = [tuple(pair) for pair in now_items[section]]
         matcher = SequenceMatcher(a=[k for k, _ in before], b=[k for k, _ in after], autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal":

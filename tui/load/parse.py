@@ -42,7 +42,7 @@ _SPECIAL_PLAIN = {
 null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
 
 
-class _Composer(_Loader):  # type: ignore[misc, valid-type]
+class _Composer(_Loader):
     """libyaml's composer with a resolver that does only what the reader needs.
 
     The composer asks the resolver for the tag of every node, and PyYAML's runs
@@ -54,8 +54,8 @@ class _Composer(_Loader):  # type: ignore[misc, valid-type]
 
     def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
-            if implicit[0] and len(value) < 5:  # type: ignore[arg-type]
-                return _SPECIAL_PLAIN.get(value, _STR)  # type: ignore[arg-type]
+            if implicit[0] and len(value) < 5:  # type: ignore[arg-type]  # a scalar always has a value
+                return _SPECIAL_PLAIN.get(value, _STR)  # type: ignore[arg-type]  # as above
             return _STR
         return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
 
@@ -442,7 +442,7 @@ class _Reader:
         if failed:
             return
         # Characters of text: the items' (counted as they were read) and the tags' and other fields'.
-        size = self.item_chars + sum(map(len, values["tags"]))  # type: ignore[call-overload]
+        size = self.item_chars + sum(map(len, values["tags"]))  # type: ignore[call-overload]  # tags: checked above
         for value in values.values():
             if isinstance(value, str):
                 size += len(value)
@@ -569,7 +569,7 @@ class _Reader:
                 items.append(self.build_item(section, text, (), _repeat_id(repeats, text)))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
-            text: str | None = None  # type: ignore[no-redef]
+            text: str | None = None  # type: ignore[no-redef]  # the plain-text branch above `continue`s
             refs: tuple[str, ...] = ()
             item_id: str | None = None
             for key, key_node, value in pairs:

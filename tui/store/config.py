@@ -13,7 +13,7 @@ problem; the rest of the file still applies.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +23,6 @@ from tui.store.safe_read import read_regular
 
 KNOWN_KEYS = ("keymap",)
 MAX_CONFIG_BYTES = 1024 * 1024
-MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 
 @dataclass
@@ -44,10 +43,16 @@ def _read(path: Path) -> str:
     return read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
 
 
-def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
+def load(
+    path: Path,
+    binding_ids: Collection[str] | None = None,
+    valid_key: Callable[[str], bool] = lambda key: True,
+) -> Config:
     """Read the config at `path` (a missing file is an empty config).
 
-    With `binding_ids`, keymap entries for other ids are reported and dropped.
+    With `binding_ids`, keymap entries for other ids are reported and dropped;
+    keys `valid_key` refuses too (it knows Textual's key names:
+    `tui.ui.keymap.valid_key`).
     """
     config = Config()
     where = str(path)
@@ -116,25 +121,3 @@ def load(path: Path, binding_ids: Collection[str] | None = None) -> Config:
             continue
         config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
     return config
-
-
-def valid_key(key: str) -> bool:
-    """Is `key` a key Textual can bind: "x", "X", "ctrl+f", "f5", "question_mark", "?"."""
-    from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
-
-    if not key or key != key.strip():
-        return False
-    if len(key) == 1:
-        return key.isprintable() and not key.isspace()
-    *modifiers, base = key.split("+")
-    if not base or any(m not in MODIFIERS for m in modifiers):
-        return False
-    if len(base) == 1:
-        return base.isprintable() and not base.isspace()
-    names = {member.value for member in Keys}
-    return (
-        base in names
-        or base in KEY_NAME_REPLACEMENTS.values()
-        or base in ("space", "tab", "enter", "escape", "backspace")
-        or key_to_character(base) is not None
-    )

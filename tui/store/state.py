@@ -24,7 +24,7 @@ from tui.store.safe_read import UnfitFile, read_regular
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no locking where there is no fcntl
 
 FORMAT = "prdigest-tui/state"
 VERSION = 1
@@ -167,7 +167,7 @@ def _mark(raw: object) -> Mark:
 
 def _seen(raw: object) -> Seen:
     if isinstance(raw, dict) and _is_fingerprint(raw.get("v")) and _is_time(raw.get("t")):
-        return Seen(raw["v"], float(raw["t"]))  # type: ignore[arg-type]
+        return Seen(raw["v"], float(raw["t"]))
     raise StateError("bad `seen` record")
 
 
@@ -236,7 +236,7 @@ def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) ->
         mine = ours.setdefault(key, ReviewMarks())
         read = _newer(mine.read, their_marks.read)
         if read is not mine.read:
-            changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
+            changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]  # `read` is theirs: not None
             mine.read = read
         if their_marks.seen and (mine.seen is None or their_marks.seen.at > mine.seen.at):
             mine.seen = their_marks.seen
@@ -245,8 +245,8 @@ def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) ->
             my_mark = mine.items.get(item)
             best = _newer(my_mark, their_mark)
             if best is not my_mark:
-                changed |= (my_mark.value if my_mark else False) != best.value  # type: ignore[union-attr]
-                mine.items[item] = best  # type: ignore[assignment]
+                changed |= (my_mark.value if my_mark else False) != best.value  # type: ignore[union-attr]  # `best` is theirs
+                mine.items[item] = best  # type: ignore[assignment]  # as above
     return changed
 
 

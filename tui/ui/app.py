@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import constants, events
 from textual.app import App, SystemCommand
@@ -80,7 +80,9 @@ class PrDigestApp(App[None]):
     # The remembered theme from the start (`_initial_theme`), not set on mount:
     # setting it then has Textual parse the stylesheet again and restyle every
     # widget before the first frame.
-    theme: Reactive[str] = Reactive(Initialize(lambda app: app._initial_theme))
+    theme: Reactive[str] = Reactive(Initialize(lambda app: cast("PrDigestApp", app)._initial_theme))
+    _initial_theme: str
+    _unknown_theme: str | None
 
     def __init__(
         self,
@@ -155,10 +157,10 @@ class PrDigestApp(App[None]):
         if self.config_path is None or not os.path.lexists(self.config_path):
             return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
         from tui.store import config
-        from tui.ui.keymap import binding_ids, binding_owners, keymap_clashes
+        from tui.ui.keymap import binding_ids, binding_owners, keymap_clashes, valid_key
 
         owners = binding_owners(type(self))
-        loaded = config.load(self.config_path, binding_ids(owners))
+        loaded = config.load(self.config_path, binding_ids(owners), valid_key)
         for warning in loaded.warnings:
             self.notify(warning, title=words().config, severity="warning", timeout=12, markup=False)
         for key, ids in keymap_clashes(owners, loaded.keymap):
@@ -239,7 +241,8 @@ class PrDigestApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Textual's palette, its prompt in the UI's language."""
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual types `is_open`'s app as App[object]; App is invariant in its return type.
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder=words().palette_placeholder, id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -19,9 +19,28 @@ from __future__ import annotations
 from textual.binding import Binding, BindingType
 
 
-def _binding(key: str, action: str, description: str, id: str, tooltip: str, **kw: object) -> Binding:
+def _binding(
+    key: str,
+    action: str,
+    description: str,
+    id: str,
+    tooltip: str,
+    *,
+    show: bool = True,
+    priority: bool = False,
+    key_display: str | None = None,
+) -> Binding:
     """A binding whose id and tooltip cannot be forgotten: both are positional."""
-    return Binding(key, action, description, id=id, tooltip=tooltip, **kw)  # type: ignore[arg-type]
+    return Binding(
+        key,
+        action,
+        description,
+        id=id,
+        tooltip=tooltip,
+        show=show,
+        priority=priority,
+        key_display=key_display,
+    )
 
 
 KEYS: list[Binding] = [

@@ -51,7 +51,7 @@ def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
 class TranslatedBindings:
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return translated(super().active_bindings)  # type: ignore[misc]
+        return translated(super().active_bindings)  # type: ignore[misc]  # a mixin: super() is the Screen
 
 
 class MainScreen(TranslatedBindings, Screen[None]):

@@ -61,7 +61,7 @@ class _Parts:
                 self.matches.add(len(self.segments))
                 self.segments.append(Segment(text, style[0] + self.match))
             else:
-                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]
+                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]  # a Style, or None
 
     @property
     def width(self) -> int:
@@ -145,7 +145,7 @@ class ReviewList(CursorList):
         self._index = {review.key: n for n, review in enumerate(reviews)}
         self._cache.clear()
         if selected in self._index:
-            index: int | None = self._index[selected]  # type: ignore[index]
+            index: int | None = self._index[selected]
         elif reviews:
             index = max(0, min(fallback, len(reviews) - 1))
         else:
@@ -182,7 +182,7 @@ class ReviewList(CursorList):
     def rows(self) -> list[ReviewRow]:
         """Every row, described now (for tests and tools; drawing is lazy)."""
         assert self.describe is not None or not self.reviews
-        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]
+        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]  # set with the reviews
 
     # -- drawing -----------------------------------------------------------------
 

@@ -230,7 +230,7 @@ class ReviewView(Pane, can_focus=True):
         if review is None:
             return [_Block([(words().no_review, "dim")], [(" ", None)])]
         blocks: list[_Block] = []
-        pad = [(" ", None)]
+        pad: Runs = [(" ", None)]
         blocks.append(_Block([(review.title, "title")], pad))
         meta: Runs = [
             (f" {words().verdict_words.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
@@ -351,7 +351,7 @@ class ReviewView(Pane, can_focus=True):
                 lines.append(_Line([], None, None))
             fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
             prefix_width = sum(cell_len(text) for text, _ in block.prefix)
-            indent = [(" " * prefix_width, None)]
+            indent: Runs = [(" " * prefix_width, None)]
             if block.prefix and block.prefix[0][1] == "focus-bar":
                 indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
             start = len(lines)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Self
 
+from rich.console import RenderableType
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
@@ -67,7 +68,7 @@ class PaneScrollBar(ScrollBar):
             self.screen.styles.scrollbar_color,
         )
 
-    def render(self):  # type: ignore[no-untyped-def]
+    def render(self) -> RenderableType:
         self._drawn_as = self._looks()
         return super().render()
 
@@ -126,7 +127,7 @@ class Pane(ScrollView):
     _components_styled_by: object = None
     """The stylesheet's rules map the component classes were last styled with."""
 
-    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]
+    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
         """Textual styles a widget's component classes anew (a throwaway DOM
         node for each) every time it styles the widget: on each focus change,
         so each enter and escape did it for two panes' 39 classes: ~3 ms, and

@@ -51,7 +51,7 @@ class TodoList(Pane, can_focus=True):
     BINDINGS = [
         Binding("j,down", "move(1)", "Down", id="todo.down", tooltip="Next item", show=False),
         Binding("k,up", "move(-1)", "Up", id="todo.up", tooltip="Previous item", show=False),
-        Binding("space", "toggle", "Check", id="todo.toggle", tooltip="Check or uncheck the item"),
+        Binding("space", "check_item", "Check", id="todo.toggle", tooltip="Check or uncheck the item"),
         Binding(
             "enter", "go", "Go to review", id="todo.go", tooltip="Close this view and show the item's review"
         ),
@@ -90,7 +90,7 @@ class TodoList(Pane, can_focus=True):
                 (
                     n
                     for n in items
-                    if self.rows[n].review.key == keep.review.key and self.rows[n].item.key == keep.item.key  # type: ignore[union-attr]
+                    if self.rows[n].review.key == keep.review.key and self.rows[n].item.key == keep.item.key  # type: ignore[union-attr]  # `items` rows have an item
                 ),
                 None,
             )
@@ -188,7 +188,7 @@ class TodoList(Pane, can_focus=True):
         if 0 <= index < len(self.rows):
             self.cursor = index
 
-    def action_toggle(self) -> None:
+    def action_check_item(self) -> None:
         row = self.current
         if row is None or row.item is None:
             self.app.bell()
@@ -207,4 +207,4 @@ class TodoList(Pane, can_focus=True):
             return
         self.cursor = index
         if event.x < 7:  # on the checkbox
-            self.action_toggle()
+            self.action_check_item()
