@@ -26,7 +26,7 @@ style listed in `keep_whole` marks runs (code spans) whose inner spaces are not
 break points. Styles travel with the characters, so a code span keeps its
 style across a break. `uniseg` (a full UAX #14 in Python) was measured against
 this: hundreds of times slower, and its rules would need the same tailoring
-(bench/wrap_bench.py has the numbers; tests/test_typesetting.py the rules).
+(bench/wrap_bench.py has the numbers; tests/core/test_typesetting.py the rules).
 """
 
 from __future__ import annotations

@@ -6,14 +6,14 @@ changes that. Nothing else in the package overrides or calls a private
 Textual method or attribute.
 
 - `set_virtual_size`: a line-API pane's content height changes without laying
-  out the screen (`ScrollView._scroll_update`). tests/test_redraw.py.
+  out the screen (`ScrollView._scroll_update`). tests/perf_guards/test_redraw.py.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
   `App._start_widget`), component classes styled once per stylesheet
-  (`_get_component_classes`). tests/test_frames.py, tests/test_styles_once.py.
+  (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
 - `OneFrameScreen`: not styled twice as it first shows (`ScreenResume.refresh_styles`),
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
-  `_layout_required`). tests/test_start_up.py, tests/test_frames.py,
-  tests/test_runtime.py.
+  `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
+  tests/perf_guards/test_runtime.py.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class StyledPane(ScrollView):
         styled again only when the stylesheet's rules change (a theme switch
         parses them anew) or the pane lost them (unmounted). (Overrides a
         private Textual method; textual is pinned exactly, and
-        tests/test_styles_once.py fails if this stops working.)"""
+        tests/perf_guards/test_styles_once.py fails if this stops working.)"""
         rules = self.app.stylesheet.rules_map
         if rules is self._components_styled_by and self._component_styles:
             return frozenset()
@@ -121,7 +121,7 @@ class OneFrameScreen(Screen[None]):
         switches screens or modes.
 
         Textual calls this handler before Screen's own, which reads the flag.
-        tests/test_start_up.py fails if this stops working. (The panes' scrollbars,
+        tests/perf_guards/test_start_up.py fails if this stops working. (The panes' scrollbars,
         which Textual's mount step does not style either, style themselves:
         tui/widgets/scrolling.Pane.)"""
         event.refresh_styles = False
@@ -141,7 +141,7 @@ class OneFrameScreen(Screen[None]):
         panel) keeps its requests: its size may depend on a first layout of its
         content. Requests made before this layout are left alone. (Overrides a
         private Textual method; textual is pinned exactly, and
-        tests/test_frames.py and the key panel tests fail if this stops working.
+        tests/perf_guards/test_frames.py and the key panel tests fail if this stops working.
         In tmux, the screen after bursts of such keys matched a full redraw.)"""
         laid_out = set(self._compositor.widgets)
         asked = {widget for widget in laid_out if widget._layout_required or widget._repaint_required}
@@ -165,7 +165,7 @@ class OneFrameScreen(Screen[None]):
         input has paused or right away if it is overdue (see tui/runtime.py),
         not before it.
         (Overrides a private Textual method; textual is pinned exactly, and
-        tests/test_frames.py and test_runtime.py fail if this stops working.)"""
+        tests/perf_guards/test_frames.py and test_runtime.py fail if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required

@@ -23,7 +23,7 @@ class PaneScrollBar(ScrollBar):
     them on every set): each focus move (enter, escape, tab) redrew both
     panes' bars, ~60 lines, ~2 ms and ~500 objects of cyclic garbage. A whole
     refresh is skipped when everything `ScrollBar.render` reads is as it was
-    when the bar was last drawn. (tests/test_redraw.py checks that focus moves
+    when the bar was last drawn. (tests/perf_guards/test_redraw.py checks that focus moves
     leave the bars alone, and that a theme, a scroll and a resize redraw them.)"""
 
     _drawn_as: tuple[object, ...] | None = None

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_text
 
+from tests.app_helpers import make_app, screen_text
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.presenting import describe_changes

@@ -21,7 +21,7 @@ W3C clreq), measured with Rich's `cell_len`:
    wastes at most one cell when the next line starts with a lone wide character.
 
 To judge another line breaker against this table, point TYPESETTING_WRAP at it:
-`TYPESETTING_WRAP=bench/wrap_bench.py:uniseg_wrap pytest tests/test_typesetting.py`.
+`TYPESETTING_WRAP=bench/wrap_bench.py:uniseg_wrap pytest tests/core/test_typesetting.py`.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from itertools import pairwise
 
 import pytest
 from rich.cells import cell_len, split_graphemes
-from wrapped_lines import place, text_of
 
+from tests.wrapped_lines import place, text_of
 from tui.core.model import SECTIONS
 from tui.core.text import code_spans
 from tui.core.wrap import Line, Run, line_width, truncate, wrap

@@ -9,8 +9,8 @@ import webbrowser
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app
 
+from tests.app_helpers import make_app
 from tui.core.model import Library, Location, Review
 
 

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
-from deadline import deadline
 
+from tests.deadline import deadline
 from tui.core.model import Item, Review, digest
 from tui.load.parse import MAX_DEPTH, MAX_NODES, REVIEW_FIELDS, FileResult, discover, load_file, load_paths
 from tui.store.locations import bundled_entries
@@ -612,7 +612,7 @@ def test_missing_path_is_a_problem_at_line_1(tmp_path: Path) -> None:
 
 
 def test_the_complete_example_of_the_format_reference(tmp_path: Path) -> None:
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "entry-format.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "entry-format.md").read_text(encoding="utf-8")
     section = doc.split("## A complete example", 1)[1]
     example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
     result = load(tmp_path, example)

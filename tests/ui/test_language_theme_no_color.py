@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_segments, screen_text
 from rich.style import Style
 from textual.command import CommandInput, CommandList, CommandPalette
 
+from tests.app_helpers import make_app, screen_segments, screen_text
 from tui import i18n
 from tui.cli import _language
 from tui.store import locations
@@ -77,8 +77,7 @@ async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path
 
 
 async def test_reload_notices_speak_the_ui_language(tmp_path: Path) -> None:
-    from app_helpers import write_review
-
+    from tests.app_helpers import write_review
     from tui.core.model import LibraryChanges
     from tui.ui.presenting import describe_reload
 

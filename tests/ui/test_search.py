@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, settled
 from textual.widgets import Input
 
+from tests.app_helpers import make_app, screen_text, settled
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView

@@ -10,9 +10,10 @@ import tempfile
 from pathlib import Path
 from unittest.mock import patch
 
-from fuzz_loader import check_load, hostile_review, yaml_bytes, yaml_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tests.fuzz_loader import check_load, hostile_review, yaml_bytes, yaml_text
 
 FUZZ_EXAMPLES = 400
 """About three seconds on two cores."""

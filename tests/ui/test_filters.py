@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
-
+from tests.app_helpers import make_app, screen_text
 from tui.core.model import ALL_TAG
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList

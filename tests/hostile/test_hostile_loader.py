@@ -1,7 +1,7 @@
 """Hostile and broken entry files: each loads, or is skipped or refused with a
 clear, located reason, and the valid files beside it still load, quickly.
 
-tests/test_loader.py covers the YAML-level cases one by one (empty files,
+tests/load/test_loader.py covers the YAML-level cases one by one (empty files,
 lists at the top, invalid UTF-8, BOMs, UTF-16, CRLF, alias bombs, nesting,
 duplicate and non-string keys, `!!python` tags). This file covers the files
 themselves (sizes, links, pipes, folders, permissions, names), the limits, and
@@ -19,8 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deadline import deadline
-from fuzz_loader import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.deadline import deadline
+from tests.fuzz_loader import (
     HOSTILE_FILES,
     VALID,
     hostile_review,
@@ -29,10 +32,7 @@ from fuzz_loader import (
     unsafe_characters,
     yaml_text,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from privileges import unprivileged
-
+from tests.privileges import unprivileged
 from tui.cli import main as cli_main
 from tui.core.text import clean
 from tui.load.discover import plan_reload
@@ -592,7 +592,7 @@ LIMITS = {
     "MAX_REFS": MAX_REFS,
     "MAX_REVIEW_CHARS": MAX_REVIEW_CHARS,
 }
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_limit_is_documented_with_its_value() -> None:

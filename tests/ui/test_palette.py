@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
 from textual.command import CommandList, CommandPalette
 
+from tests.app_helpers import make_app, screen_text
 from tui.core.model import ALL_TAG
 from tui.ui.commands import match
 from tui.ui.widgets.review_list import ReviewList

@@ -15,14 +15,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, write_review
-from fuzz_loader import HOSTILE_FILES, hostile_review, unsafe_characters, yaml_text
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.app import App
 from textual.strip import Strip
 
+from tests.app_helpers import make_app, screen_text, write_review
+from tests.fuzz_loader import HOSTILE_FILES, hostile_review, unsafe_characters, yaml_text
 from tui.core.text import code_spans
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_view import ReviewView

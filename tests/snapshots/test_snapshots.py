@@ -1,6 +1,6 @@
 """Snapshots of the main screens with the Chinese digest, at the sizes people use.
 
-Regenerate after an intended change with `pytest tests/test_snapshots.py --snapshot-update`
+Regenerate after an intended change with `pytest tests/snapshots/test_snapshots.py --snapshot-update`
 and look at the report before committing.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, write_review
+from tests.app_helpers import make_app, write_review
 
 
 def test_main_screen_120x40(snap_compare, tmp_path: Path) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
-
+from tests.app_helpers import make_app, screen_text
 from tui.core.model import FileUpdate
 from tui.load.parse import load_file
 from tui.store import config, locations

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, write_review
-
+from tests.app_helpers import make_app, screen_text, write_review
 from tui.core.model import ALL_TAG
 from tui.store.state import ReadState
 from tui.ui.widgets.review_list import ReviewList

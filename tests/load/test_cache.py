@@ -22,7 +22,7 @@ from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.tag_list import TagList
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def review_yaml(title: str, focus: str = "f1") -> str:

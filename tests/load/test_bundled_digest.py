@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 ENTRY_FILE = REPO_ROOT / "entries" / "vllm-tag-view.yaml"
 # The repo sits at <root>/main and the shared material at <root>/shared; in CI
 # the clone has a copy of shared/ beside it.
-SEED_FILE = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_9210c928e369b89f.txt"
+SEED_FILE = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_9210c928e369b89f.txt"
 
 EXPECTED_REVIEWS = 8
 LIST_FIELDS = ("focus", "read_order", "actions", "caveats")

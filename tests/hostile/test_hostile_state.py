@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
-from deadline import deadline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from privileges import unprivileged
 
+from tests.deadline import deadline
+from tests.privileges import unprivileged
 from tui.core.model import Item, Location, Review, compare
 from tui.store.state import FORMAT, VERSION, ReadState
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_helpers import make_app, screen_text
-
+from tests.app_helpers import make_app, screen_text
 from tui.ui.screens.todo import TodoDetail, TodoScreen
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.todo_list import TodoList

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_segments, screen_text, write_review
 from textual.widgets import OptionList
 
+from tests.app_helpers import make_app, screen_segments, screen_text, write_review
 from tui.core.model import ALL_TAG, UNREAD_TAG
 from tui.store.state import ReadState
 from tui.ui.widgets.review_list import ROW_HEIGHT, ReviewList

@@ -3,7 +3,7 @@
 `tui.files._walk` reads link and folder types from the directory listing
 instead of a `stat` per file; this checks it against the `os.walk` version it
 replaced, on a tree with every kind of entry the walk treats specially.
-(An unreadable folder: tests/test_hostile_loader.py, as a user without root.)
+(An unreadable folder: tests/hostile/test_hostile_loader.py, as a user without root.)
 """
 
 from __future__ import annotations

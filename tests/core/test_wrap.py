@@ -8,8 +8,8 @@ from functools import cache
 
 import pytest
 from rich.cells import cell_len
-from wrapped_lines import place, text_of
 
+from tests.wrapped_lines import place, text_of
 from tui.core.model import SECTIONS
 from tui.core.text import code_spans
 from tui.core.wrap import Line, Run, wrap

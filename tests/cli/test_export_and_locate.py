@@ -13,7 +13,7 @@ from tui.load.parse import load_paths
 from tui.store.locations import bundled_entries
 from tui.store.state import ReadState
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:

@@ -8,14 +8,14 @@ line ends. What to look for: no line starts with ，。、）” and none ends w
 lines are full to the last cell or one short.
 
 Regenerate after an intended change with
-`pytest tests/test_snapshots_typesetting.py --snapshot-update` and look at the report.
+`pytest tests/snapshots/test_snapshots_typesetting.py --snapshot-update` and look at the report.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app
+from tests.app_helpers import make_app
 
 OPEN_MULTIMODAL_REVIEW = ["j", "j", "j", "j", "enter"]
 
