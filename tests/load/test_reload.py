@@ -230,7 +230,10 @@ async def test_updated_since_read_keeps_unchanged_checks(tmp_path: Path, folder:
         keep = view.checklist[0]
         assert view.checked == {keep.key}
         assert view.changes is not None
-        assert describe_changes(view.changes, view.review) == [("Summary", "edited"), ("Focus on", "2 edited")]
+        assert describe_changes(view.changes, view.review) == [
+            ("Summary", "edited"),
+            ("Focus on", "2 edited"),
+        ]
         text = screen_text(app)
         assert "Updated since you read it" in text and "edited changed" in text
         await pilot.press("r")  # read again: the flag clears, the review stays read
