@@ -46,15 +46,15 @@ def shown(view: ReviewView, marker: str) -> bool:
 def loaded(app: PrDigestApp) -> bool:
     """Every file is in and the watcher runs: `load_rest` (worker group "load")
     parses what the first frame did not have, then starts `watch_entries`
-    ("watch"). `app.loading` alone is None both before it starts and after."""
+    ("watch"). `app.reader.load_progress` alone is None both before it starts and after."""
     running = {worker.group for worker in app.workers if not worker.is_finished}
-    return app.loading is None and "load" not in running and "watch" in running
+    return app.reader.load_progress is None and "load" not in running and "watch" in running
 
 
 async def wait_loaded(app: PrDigestApp, timeout: float = 120.0) -> None:
     """Wait until `loaded(app)`: before that, batches of a big corpus still
     arrive (and would land in any timing), and nothing watches the files yet."""
-    assert app.watching, "wait_loaded needs the watcher on"
+    assert app.loads.watching, "wait_loaded needs the watcher on"
     deadline = time.monotonic() + timeout
     while not loaded(app):
         assert time.monotonic() < deadline, "never finished loading"

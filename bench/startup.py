@@ -104,11 +104,11 @@ COMPLETE = re.compile(
 Marker = str | re.Pattern[str]
 
 STATUS_COUNT = re.compile(r"\d[\d,]* reviews · ")
-"""The status bar's count, whatever it is (`words.STATUS_COUNTS` in English)."""
+"""The status bar's count, whatever it is (`words().status_counts` in English)."""
 PAINT_VERDICT = "Deep read"
-"""A review row's verdict label (`words.VERDICT_WORDS["deep"]` in English)."""
+"""A review row's verdict label (`words().verdict_words["deep"]` in English)."""
 PROGRESS = re.compile(r"loading [\d,]+/[\d,]+ files")
-"""The status bar while files load in the background (`words.STATUS_LOADING`)."""
+"""The status bar while files load in the background (`words().status_loading`)."""
 
 
 # -- small helpers -------------------------------------------------------------
@@ -680,7 +680,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
 
         for key in _bounce(reviews.highlighted or 0, len(reviews.reviews), opens):
             await timings.press(pilot, "open_enter", "enter")
-            assert app.pane == "review", app.pane
+            assert app.reader.pane == "review", app.reader.pane
             await timings.press(pilot, "check_space", "space")  # check the item under the cursor
             await timings.press(pilot, "check_space", "space")  # and uncheck it
             await timings.press(pilot, "back_escape", "escape")
@@ -694,7 +694,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         assert app.focused is tags, f"tag list not focused: {app.focused}"
         for key in _bounce(tags.highlighted or 0, len(tags.counts), switches):
             await timings.press(pilot, "tag_switch", key)
-        rows = {"reviews": len(app.library.reviews), "tags": len(tags.counts)}
+        rows = {"reviews": len(app.reader.library.reviews), "tags": len(tags.counts)}
     return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
 
 
@@ -1137,7 +1137,7 @@ class Report:
             "answered in full (keys that change nothing on screen have no frame). A key's effect is "
             "drawn in one frame, so the two are equal unless a key took two (Textual draws a second "
             "frame 17-33 ms after a first). CPU includes a full garbage collection when one is due: "
-            "it runs right after the key's frame (tui/collector.py).\n"
+            "it runs right after the key's frame (tui/runtime.py).\n"
         )
         floor = self.keys["bare"]["floor"]["wall_p50"]
         print(

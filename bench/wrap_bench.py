@@ -36,7 +36,7 @@ this machine (2 shared cores, load ~1.5), all 132 texts:
 
 - speed: uniseg's break opportunities alone cost ~370 times our whole `wrap`,
   about 20 frames for the digest; a resize of one review would stall visibly.
-- correctness, against tests/test_typesetting.py (run it with
+- correctness, against tests/core/test_typesetting.py (run it with
   `TYPESETTING_WRAP=bench/wrap_bench.py:uniseg_wrap`): 88 of the 485 wrap
   tests fail (the truncate and line_width tests left out). It gets grapheme
   clusters, emoji, flags, "——" and most Chinese punctuation right, but ~70

@@ -45,7 +45,7 @@ async def settled(app: PrDigestApp, pilot: object) -> None:
     for _ in range(500):
         await pilot.pause(0.02)  # type: ignore[attr-defined]
         box = app.query_one(SearchBar)._input
-        if app.loading is None and box is not None and box.is_mounted:
+        if app.reader.load_progress is None and box is not None and box.is_mounted:
             await pilot.pause()  # type: ignore[attr-defined]
             return
     raise AssertionError("the app never settled: still loading, or no search box")
@@ -54,8 +54,8 @@ async def settled(app: PrDigestApp, pilot: object) -> None:
 async def all_saved(app: PrDigestApp, pilot: object) -> None:
     """Every mark made so far saved (saves run off the loop) and taken in."""
     for _ in range(500):
-        if app.saver.idle:
-            app._saved()  # take in what the last save learned now, not when the loop gets to it
+        if app.reader.saver.idle:
+            app.reader.saved()  # take in what the last save learned now, not when the loop gets to it
             await pilot.pause()  # type: ignore[attr-defined]
             return
         await pilot.pause(0.02)  # type: ignore[attr-defined]

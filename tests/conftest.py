@@ -27,8 +27,8 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
 @pytest.fixture(autouse=True)
 def english_words():
     """Each test starts and ends with the UI in English (a test may switch to Chinese)."""
-    from tui import words
+    from tui import i18n
 
-    words.set_language("en")
+    i18n.choose("en")
     yield
-    words.set_language("en")
+    i18n.choose("en")

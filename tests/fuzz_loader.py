@@ -8,7 +8,7 @@ real author would have to (double-quoted, escaped where YAML demands it).
 
 `check_load` is the fuzz target: whatever the bytes, `load_file` returns
 reviews or located problems and never raises. The tests run it briefly
-(`tests/test_hostile_fuzz.py`); run it for longer by hand:
+(`tests/hostile/test_hostile_fuzz.py`); run it for longer by hand:
 
     python tests/fuzz_loader.py --examples 100000
 """

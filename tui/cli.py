@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui import __version__, check_formats, collector, words
+from tui import __version__, check_formats, i18n, runtime
+from tui.i18n import words
 from tui.output import guarded, out, warn
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 def _language(arg: str | None) -> str:
     """`--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG): zh* is Chinese."""
-    return words.normalize(arg) or words.from_environment(os.environ)
+    return i18n.normalize(arg) or i18n.from_environment(os.environ)
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -157,7 +158,7 @@ def _export(argv: Sequence[str]) -> int:
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
     _add_lang(parser)
     args = parser.parse_args(argv)
-    words.set_language(_language(args.lang))
+    i18n.choose(_language(args.lang))
 
     from tui import export
     from tui.core.model import Library
@@ -169,7 +170,7 @@ def _export(argv: Sequence[str]) -> int:
     library = Library.build(result.files, result.problems)
     tag = args.tag.removeprefix("#") if args.tag else None
     if tag is not None and tag not in library.tags:
-        warn(words.NO_SUCH_TAG.format(tag=tag, tags=", ".join(library.tags) or "-"))
+        warn(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
     state = ReadState(args.state or locations.state_file())
     state.load(move_aside=False)  # export only reads
@@ -202,16 +203,16 @@ def _status(argv: Sequence[str]) -> int:
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
     _add_lang(parser)
     args = parser.parse_args(argv)
-    words.set_language(_language(args.lang))
+    i18n.choose(_language(args.lang))
 
-    from . import status
-    from .load.cache import ParseCache
-    from .load.library import load_library
-    from .store import config, locations
-    from .store.state import ReadState
-    from .ui.presenting import changes, checked
+    from tui import status
+    from tui.core.marks import changes, checked_items
+    from tui.load.cache import ParseCache
+    from tui.load.library import load_library
+    from tui.store import config, locations
+    from tui.store.state import ReadState
 
-    fmt = args.format if args.format is not None else words.STATUS_LINE
+    fmt = args.format if args.format is not None else words().status_line
     try:
         wanted = status.view_names(fmt)
     except status.FormatError as exc:
@@ -232,7 +233,7 @@ def _status(argv: Sequence[str]) -> int:
     counts = status.count(
         library,
         is_read=state.is_read,
-        checked=lambda review: checked(state, review),
+        checked=lambda review: checked_items(state, review),
         updated=lambda review: changes(state, review) is not None,
         views=settings.views,
         mute=settings.mute,
@@ -304,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"prdigest-tui {__version__}")
     args = parser.parse_args(argv)
     # Before the app is built: every word it draws is read from `words` at draw time.
-    words.set_language(_language(args.lang))
+    i18n.choose(_language(args.lang))
     if (refused := _refused(argv, args.paths)) is not None:
         return refused
 
@@ -319,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = plan_first_part(paths, cache, fork=True)
 
     from tui.ui.app import PrDigestApp
-    from tui.ui.signals import survives_hang_up
+    from tui.ui.patches import survives_hang_up
 
     app = PrDigestApp(
         paths,
@@ -331,8 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader
     app.run()
-    if app.saver.report:  # after the terminal is restored, where it stays in view
-        print(f"prdigest-tui: {app.saver.report}", file=sys.stderr)
+    if app.reader.saver.report:  # after the terminal is restored, where it stays in view
+        warn(f"prdigest-tui: {app.reader.saver.report}")
     return app.return_code or 0
 
 
@@ -343,11 +344,13 @@ def _refused(argv: Sequence[str], paths: Sequence[Path]) -> int | None:
     otherwise wait there for keys that never come). None when it can start."""
     first = str(paths[0]) if paths else ""
     if first and first in argv and "/" not in first and "." not in first and not os.path.lexists(first):
-        warn(words.NO_SUCH_COMMAND.format(name=first))
+        warn(words().no_such_command.format(name=first))
         return 2
     for fd, stream in ((0, "standard input"), (1, "standard output")):
         if not os.isatty(fd):
-            warn(words.NEEDS_TERMINAL.format(stream=stream if words.language == "en" else _STREAMS[stream]))
+            warn(
+                words().needs_terminal.format(stream=stream if words().language == "en" else _STREAMS[stream])
+            )
             return 2
     return None
 
@@ -356,7 +359,9 @@ _STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 
 
 def run() -> None:
-    # The reader turns the collector back on once its files are loaded
-    # (PrDigestApp.load_rest); check and export end first.
-    collector.off_for_start_up()
-    sys.exit(main())
+    """The console script: every command runs with the process-wide tweaks of
+    `tui.runtime` in place (the collector off until the reader has loaded its
+    files; check and export end first), and ends with them undone."""
+    with runtime.installed():
+        code = main()
+    sys.exit(code)

@@ -9,22 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from tui import words
-from tui.core.model import ALL_TAG, CHECKABLE, SECTIONS, Library, Review
+from tui.core.marks import Marks, checked_items
+from tui.core.model import ALL_TAG, CHECKABLE, NOTES, Library, Review
 from tui.core.text import one_line
-from tui.store.state import ReadState
-
-NOTES = tuple(section for section in SECTIONS if section not in CHECKABLE)
-"""Actions and caveats: open until checked in the to-do view."""
+from tui.i18n import words
 
 
-def checked_items(state: ReadState, review: Review) -> frozenset[str]:
-    """Checked item keys of every section, a check on older text not counting."""
-    digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
-    return state.checked(review.key, digests)
-
-
-def entry(review: Review, state: ReadState) -> dict[str, object]:
+def entry(review: Review, state: Marks) -> dict[str, object]:
     checked = checked_items(state, review)
     checklist = review.checklist
 
@@ -53,7 +44,7 @@ def entry(review: Review, state: ReadState) -> dict[str, object]:
 
 
 def reading_list(
-    library: Library, state: ReadState, *, unread_only: bool = False, tag: str | None = None
+    library: Library, state: Marks, *, unread_only: bool = False, tag: str | None = None
 ) -> list[dict[str, object]]:
     """The reviews in reading order (deep reads first), under `tag` if given."""
     reviews = library.under(tag if tag is not None else ALL_TAG)
@@ -76,23 +67,23 @@ def one_line_breaks(text: str) -> list[str]:
 
 def to_markdown(entries: list[dict[str, object]], *, heading: str = "") -> str:
     unread = sum(1 for e in entries if not e["read"])
-    title = words.EXPORT_TITLE + (f" — {heading}" if heading else "")
-    out = [f"# {title}", "", words.EXPORT_COUNTS.format(shown=f"{len(entries):,}", unread=f"{unread:,}")]
+    title = words().export_title + (f" — {heading}" if heading else "")
+    out = [f"# {title}", "", words().export_counts.format(shown=f"{len(entries):,}", unread=f"{unread:,}")]
     for e in entries:
         out += ["", f"## {'✓ ' if e['read'] else ''}{one_line(str(e['title']))}", ""]
         verdict = str(e["verdict"])
-        meta = [words.VERDICT_WORDS.get(verdict, verdict)]
+        meta = [words().verdict_words.get(verdict, verdict)]
         tags = e["tags"]
         assert isinstance(tags, list)
         if tags:
             meta.append(" ".join(f"#{one_line(str(t))}" for t in tags))
-        meta.append(words.READ if e["read"] else words.NOT_READ)
+        meta.append(words().read if e["read"] else words().not_read)
         if e["total"]:
-            meta.append(words.CHECKED_COUNT.format(done=e["checked"], total=e["total"]))
+            meta.append(words().checked_count.format(done=e["checked"], total=e["total"]))
         out.append(" · ".join(meta))
         if e["url"]:
             out += ["", f"<{e['url']}>"]
-        for key, label in (("unchecked", words.EXPORT_UNCHECKED), ("open", words.EXPORT_OPEN)):
+        for key, label in (("unchecked", words().export_unchecked), ("open", words().export_open)):
             items = e[key]
             assert isinstance(items, list)
             if items:

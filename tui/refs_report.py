@@ -11,12 +11,12 @@ import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from tui import words
 from tui.clone.find import find_clone
 from tui.clone.prs import PrCommits
 from tui.clone.resolve import AMBIGUOUS, MISSING, Resolution, Resolver, ReviewRefs, unresolved
 from tui.core.model import Library, Location, Problem, Review
 from tui.core.text import one_line
+from tui.i18n import words
 from tui.load.ref_places import FileText, ref_locations, review_ends
 
 MAX_LISTED = 5
@@ -130,12 +130,12 @@ def warnings(library: Library, results: Iterable[ReviewRefs]) -> list[Problem]:
 def _message(resolution: Resolution) -> str:
     ref = one_line(resolution.ref.text)
     if resolution.status == MISSING:
-        return words.REF_MISSING.format(ref=ref)
+        return words().ref_missing.format(ref=ref)
     listed = candidate_texts(resolution)
     shown = ", ".join(listed[:MAX_LISTED])
     if len(listed) > MAX_LISTED:
         shown += f" (+{len(listed) - MAX_LISTED})"
-    return words.REF_AMBIGUOUS.format(ref=ref, candidates=shown)
+    return words().ref_ambiguous.format(ref=ref, candidates=shown)
 
 
 def location_key(problem: Problem) -> tuple[Path, int, int]:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui import words
 from tui.clone import git
+from tui.i18n import words
 
 
 @dataclass(frozen=True)
@@ -81,12 +81,12 @@ def find_clone(
     """The clone to read `repo`'s refs in, or a note saying how to set one."""
     if repo_dir is not None:
         clone = work_tree(repo_dir.expanduser())
-        return Found(clone, None if clone else words.NOT_A_CLONE.format(path=repo_dir))
+        return Found(clone, None if clone else words().not_a_clone.format(path=repo_dir))
     mapped = (configured or {}).get(repo)
     if mapped is not None:
         clone = work_tree(mapped.expanduser())
-        return Found(clone, None if clone else words.NOT_A_CLONE.format(path=mapped))
+        return Found(clone, None if clone else words().not_a_clone.format(path=mapped))
     here = work_tree(cwd or Path.cwd())
     if here is not None and any(url_names(url, repo) for url in remote_urls(here)):
         return Found(here)
-    return Found(None, words.NO_CLONE.format(repo=repo, config=config_path or "config.yaml"))
+    return Found(None, words().no_clone.format(repo=repo, config=config_path or "config.yaml"))

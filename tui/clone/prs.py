@@ -154,7 +154,7 @@ class PrCommits:
             self._prs = {int(pr): sha for pr, sha in prs.items() if isinstance(sha, str) and _SHA.match(sha)}
             if isinstance(changed, dict):
                 self._changed = {
-                    sha: [Change(*map(str, c[:2]), c[2] if len(c) > 2 else None) for c in rows]
+                    sha: [Change(str(c[0]), str(c[1]), c[2] if len(c) > 2 else None) for c in rows]
                     for sha, rows in changed.items()
                     if _SHA.match(sha) and isinstance(rows, list)
                 }

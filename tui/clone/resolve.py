@@ -25,13 +25,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from tui import words
 from tui.clone import git
 from tui.clone.find import Clone
 from tui.clone.prs import PrCommits
 from tui.core import refs as kinds
 from tui.core.model import Review
 from tui.core.refs import Ref, RefUse
+from tui.i18n import words
 
 FOUND, AMBIGUOUS, MISSING, NOT_A_REF, NO_CLONE = "found", "ambiguous", "missing", "not-a-ref", "no-clone"
 STATUSES = (FOUND, AMBIGUOUS, MISSING, NOT_A_REF, NO_CLONE)
@@ -270,7 +270,7 @@ class Resolver:
             commit = self.prs.commit(review.pr)
             result.pr_commit = commit
             if commit is None:
-                result.note = words.PR_NOT_IN_CLONE.format(pr=review.pr)
+                result.note = words().pr_not_in_clone.format(pr=review.pr)
             else:
                 for change in self.prs.changed(commit):
                     changed.add(change.path)

@@ -27,7 +27,7 @@ class Stamp(NamedTuple):
 
     wall: float
     """Seconds since the epoch: the wall clock's, or the newest seen when that was later."""
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # a field named as tuple.count is: the stamp's counter
     """Stamps made at the same `wall` before this one (0 while the wall clock leads)."""
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from tui import words
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Review
 from tui.core.search import SearchIndex, terms
+from tui.i18n import words
 
 VERDICT_CYCLE: tuple[str | None, ...] = (None, *VERDICTS)
 """What `v` steps through: all verdicts, then each in reading-priority order."""
@@ -92,9 +92,9 @@ def marks_narrow(filters: Filters) -> bool:
 
 def tag_label(tag: str) -> str:
     if tag == ALL_TAG:
-        return words.ALL
+        return words().all
     if tag == UNREAD_TAG:
-        return words.UNREAD
+        return words().unread
     return f"#{tag}"
 
 
@@ -104,9 +104,9 @@ def labels(filters: Filters) -> list[str]:
     if filters.tag != ALL_TAG:
         out.append(tag_label(filters.tag))
     if filters.verdict:
-        out.append(words.VERDICT_WORDS.get(filters.verdict, filters.verdict))
+        out.append(words().verdict_words.get(filters.verdict, filters.verdict))
     if filters.unread and filters.tag != UNREAD_TAG:
-        out.append(words.FILTER_UNREAD)
+        out.append(words().filter_unread)
     if filters.unchecked:
-        out.append(words.FILTER_UNCHECKED)
+        out.append(words().filter_unchecked)
     return out

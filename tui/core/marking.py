@@ -2,20 +2,19 @@
 
 Reading or checking a review also records the version the reader saw (its
 fingerprint), which is how a later change to it shows as news; markings that
-`z` undoes are recorded first. The app saves and redraws after each.
+`z` undoes are recorded first. The reader saves and redraws after each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tui.core.marks import Marks, changes
 from tui.core.model import SECTIONS, Review
 from tui.core.undo import ReadUndo
-from tui.store.state import ReadState
-from tui.ui.presenting import changes
 
 
-def toggle_read(state: ReadState, undo: ReadUndo, review: Review) -> None:
+def toggle_read(state: Marks, undo: ReadUndo, review: Review) -> None:
     """Toggle read; a review updated since it was read is marked read again,
     as the reader has now seen the new version."""
     updated = changes(state, review) is not None
@@ -26,7 +25,7 @@ def toggle_read(state: ReadState, undo: ReadUndo, review: Review) -> None:
         state.set_seen(review.key, review.fingerprint())
 
 
-def mark_read(state: ReadState, undo: ReadUndo, reviews: Sequence[Review]) -> None:
+def mark_read(state: Marks, undo: ReadUndo, reviews: Sequence[Review]) -> None:
     """Mark every one of `reviews` read, as one marking for undo."""
     undo.record(state, [r.key for r in reviews])
     for review in reviews:
@@ -34,7 +33,7 @@ def mark_read(state: ReadState, undo: ReadUndo, reviews: Sequence[Review]) -> No
         state.set_seen(review.key, review.fingerprint())
 
 
-def set_checked(state: ReadState, review: Review, item_key: str, value: bool) -> None:
+def set_checked(state: Marks, review: Review, item_key: str, value: bool) -> None:
     """Check or uncheck an item against its text now (a check made on other text
     does not count); the first mark on a review records the version seen."""
     item = next((i for s in SECTIONS for i in review.items(s) if i.key == item_key), None)

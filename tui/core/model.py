@@ -10,7 +10,7 @@ import marshal
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from tui.core.text import escaped, one_line
 
@@ -24,16 +24,11 @@ except ImportError:  # a Python built without it
 VERDICTS: tuple[str, ...] = ("deep", "quick", "skim", "skip")
 """Verdicts in reading-priority order: deep-read first."""
 
-VERDICT_LABELS: Mapping[str, str] = {
-    "deep": "值得精读",
-    "quick": "快速通读",
-    "skim": "快速浏览",
-    "skip": "无需细读",
-}
-
 SECTIONS: tuple[str, ...] = ("focus", "read_order", "actions", "caveats")
 CHECKABLE: tuple[str, ...] = ("focus", "read_order")
-"""Sections whose items are a checklist; actions and caveats are notes."""
+"""Sections whose items are a checklist."""
+NOTES: tuple[str, ...] = ("actions", "caveats")
+"""Sections whose items are notes: open until checked in the to-do view."""
 
 ALL_TAG = "\x00all"
 UNREAD_TAG = "\x00unread"
@@ -112,7 +107,7 @@ BODY: tuple[str, ...] = (
 a cached review keeps them packed until read."""
 
 
-def body_default(name: str) -> object:
+def body_default(name: str) -> tuple[()] | None:
     """A body field the entry leaves out: no items, or nothing."""
     return () if name in SECTIONS else None
 
@@ -185,7 +180,7 @@ class Review:
         """The body packed with marshal: plain tuples and strings."""
         blob = self._blob
         if blob is None:
-            summary, url, date, note, *sections = self._body  # type: ignore[misc]
+            summary, url, date, note, *sections = self._body  # type: ignore[misc]  # a body while there is no blob
             packed = tuple(tuple((i.section, i.text, i.refs, i.id) for i in items) for items in sections)
             blob = self._blob = marshal.dumps((summary, url, date, note, *packed))
         elif not isinstance(blob, bytes):
@@ -214,7 +209,7 @@ class Review:
             return NotImplemented
         return self.location == other.location and self.content == other.content
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by content, and not immutable to Python
 
     def __repr__(self) -> str:
         return f"Review(title={self.title!r}, repo={self.repo!r}, pr={self.pr!r}, location={self.location})"
@@ -281,22 +276,6 @@ class ReviewChanges:
     def __bool__(self) -> bool:
         return bool(self.fields or self.added or self.edited or self.removed)
 
-    def describe(self, review: Review) -> list[tuple[str, str]]:
-        """(what, how) pairs, e.g. ("summary", "edited"), ("focus", "1 added, 1 edited")."""
-        out = [(name, "edited") for name in self.fields]
-        for section in SECTIONS:
-            keys = {item.key for item in review.items(section)}
-            parts = []
-            if added := len(self.added & keys):
-                parts.append(f"{added} added")
-            if edited := len(self.edited & keys):
-                parts.append(f"{edited} edited")
-            if removed := self.removed.get(section, 0):
-                parts.append(f"{removed} removed")
-            if parts:
-                out.append((section, ", ".join(parts)))
-        return out
-
 
 def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     """Diff a stored fingerprint against the current review.
@@ -307,14 +286,17 @@ def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     """
     changes = ReviewChanges()
     now = review.fingerprint()
-    old_fields = seen.get("fields", {}) if isinstance(seen.get("fields"), dict) else {}
-    for name, value in now["fields"].items():  # type: ignore[union-attr]
+    now_fields = cast("dict[str, str]", now["fields"])
+    now_items = cast("dict[str, list[list[str]]]", now["items"])
+    fields, items = seen.get("fields"), seen.get("items")
+    old_fields = fields if isinstance(fields, dict) else {}
+    old_items = items if isinstance(items, dict) else {}
+    for name, value in now_fields.items():
         if old_fields.get(name) != value:
             changes.fields.append(name)
-    old_items = seen.get("items", {}) if isinstance(seen.get("items"), dict) else {}
     for section in SECTIONS:
-        before = [tuple(pair) for pair in old_items.get(section, [])]  # type: ignore[union-attr]
-        after = [tuple(pair) for pair in now["items"][section]]  # type: ignore[index]
+        before = [tuple(pair) for pair in old_items.get(section, [])]
+        after = [tuple(pair) for pair in now_items[section]]
         matcher = SequenceMatcher(a=[k for k, _ in before], b=[k for k, _ in after], autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal":
@@ -360,19 +342,6 @@ class LibraryChanges:
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.updated or self.problem_files)
-
-    def describe(self) -> str:
-        parts = []
-        if self.updated:
-            parts.append(f"{len(self.updated)} review{'s' if len(self.updated) != 1 else ''} updated")
-        if self.added:
-            parts.append(f"{len(self.added)} added")
-        if self.removed:
-            parts.append(f"{len(self.removed)} removed")
-        if self.problem_files:
-            n = len(self.problem_files)
-            parts.append(f"{n} file{' has' if n == 1 else 's have'} a problem")
-        return ", ".join(parts)
 
 
 class Library:

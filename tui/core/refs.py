@@ -181,7 +181,7 @@ class RefUse(NamedTuple):
 
     ref: Ref
     place: str
-    index: int | None = None
+    index: int | None = None  # type: ignore[assignment]  # a field named as tuple.index is
 
     @property
     def group(self) -> tuple[str, int | None]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tui.store.state import ReadState
+from tui.core.marks import Marks
 
 LIMIT = 100
 """Markings remembered; older ones are forgotten."""
@@ -31,7 +31,7 @@ class ReadUndo:
     def __len__(self) -> int:
         return len(self._stack)
 
-    def record(self, state: ReadState, keys: Iterable[str]) -> None:
+    def record(self, state: Marks, keys: Iterable[str]) -> None:
         """Remember how these reviews are marked now, before they change."""
         snapshot = {key: Previous(state.is_read(key), state.seen(key)) for key in keys}
         if not snapshot:
@@ -39,7 +39,7 @@ class ReadUndo:
         self._stack.append(snapshot)
         del self._stack[: -self.limit]
 
-    def undo(self, state: ReadState) -> list[str]:
+    def undo(self, state: Marks) -> list[str]:
         """Restore the last recorded marks; returns the review keys restored."""
         if not self._stack:
             return []

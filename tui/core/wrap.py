@@ -50,7 +50,7 @@ fit on a line: neither their spaces nor the Chinese in them are break points;
 one longer than the line is cut at those first. Styles travel with the
 characters, so a code span keeps its style across a break. `uniseg` (a full
 UAX #14 in Python) was measured against this: hundreds of times slower, and its
-rules would need the same tailoring (bench/wrap_bench.py has the numbers).
+rules would need the same tailoring (bench/wrap_bench.py has the numbers; tests/core/test_typesetting.py the rules).
 """
 
 from __future__ import annotations

@@ -11,9 +11,7 @@ its file.
 from __future__ import annotations
 
 import bisect
-import os
 import re
-import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,13 +19,13 @@ from typing import Any
 
 import yaml
 
-from tui.core.model import SECTIONS, VERDICTS, FileUpdate, Item, Location, Problem, Review, digest
+from tui.core.model import SECTIONS, VERDICTS, Item, Location, Problem, Review, digest
 from tui.core.text import clean, needs_cleaning
 
 # Finding files lives in tui.load.discover (no yaml there: a warm start needs it, not the
 # parser); re-exported for the callers that read files.
 from tui.load.discover import discover, safe_problem
-from tui.store.safe_read import OPEN_FLAGS
+from tui.store.safe_read import UnfitFile, read_regular
 
 try:
     _Loader: type = yaml.CSafeLoader
@@ -44,7 +42,7 @@ _SPECIAL_PLAIN = {
 null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
 
 
-class _Composer(_Loader):  # type: ignore[misc, valid-type]
+class _Composer(_Loader):
     """libyaml's composer with a resolver that does only what the reader needs.
 
     The composer asks the resolver for the tag of every node, and PyYAML's runs
@@ -56,8 +54,8 @@ class _Composer(_Loader):  # type: ignore[misc, valid-type]
 
     def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
-            if implicit[0] and len(value) < 5:  # type: ignore[arg-type]
-                return _SPECIAL_PLAIN.get(value, _STR)  # type: ignore[arg-type]
+            if implicit[0] and len(value) < 5:  # type: ignore[arg-type]  # a scalar always has a value
+                return _SPECIAL_PLAIN.get(value, _STR)  # type: ignore[arg-type]  # as above
             return _STR
         return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
 
@@ -238,55 +236,18 @@ class _DecodeError(Exception):
 
 
 def _read_bytes(path: Path) -> bytes:
-    """The file's bytes, never more than `MAX_FILE_BYTES`.
-
-    Anything but a regular file is refused before it is opened, and again after
-    (it may have been swapped meanwhile); it is opened non-blocking, so a named
-    pipe never blocks the reader, and read with a bound, so a file that grows or
-    lies about its size (`/proc`) cannot fill memory.
-    """
+    """The file's bytes, never more than `MAX_FILE_BYTES`; a named pipe, a device
+    or a huge file is refused (`tui.store.safe_read.read_regular`)."""
     try:
-        info = os.stat(path)
+        return read_regular(path, MAX_FILE_BYTES)
+    except UnfitFile as exc:
+        raise _Invalid(None, _too_large() if exc.too_large else "not a regular file; skipped") from exc
     except (OSError, ValueError) as exc:
         raise _Invalid(None, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from exc
-    _check_kind(info)
-    try:
-        fd = os.open(path, OPEN_FLAGS)
-    except OSError as exc:
-        raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
-    try:
-        _check_kind(os.fstat(fd))
-        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise _Invalid(None, f"cannot read: {exc.strerror or exc}") from exc
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        raise _Invalid(None, _too_large())
-    return data
-
-
-def _read_at_most(fd: int, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = os.read(fd, min(limit - size, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def _too_large() -> str:
     return f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped"
-
-
-def _check_kind(info: os.stat_result) -> None:
-    if not stat.S_ISREG(info.st_mode):
-        raise _Invalid(None, "not a regular file; skipped")
-    if info.st_size > MAX_FILE_BYTES:
-        raise _Invalid(None, _too_large())
 
 
 def _read_text(path: Path) -> str:
@@ -481,7 +442,7 @@ class _Reader:
         if failed:
             return
         # Characters of text: the items' (counted as they were read) and the tags' and other fields'.
-        size = self.item_chars + sum(map(len, values["tags"]))  # type: ignore[call-overload]
+        size = self.item_chars + sum(map(len, values["tags"]))  # type: ignore[call-overload]  # tags: checked above
         for value in values.values():
             if isinstance(value, str):
                 size += len(value)
@@ -608,7 +569,7 @@ class _Reader:
                 items.append(self.build_item(section, text, (), _repeat_id(repeats, text)))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
-            text: str | None = None  # type: ignore[no-redef]
+            text: str | None = None  # type: ignore[no-redef]  # the plain-text branch above `continue`s
             refs: tuple[str, ...] = ()
             item_id: str | None = None
             for key, key_node, value in pairs:
@@ -726,12 +687,3 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
         if file_result.problems:
             result.problems[path] = file_result.problems
     return result
-
-
-def load_updates(load: Iterable[Path], drop: Iterable[Path] = ()) -> dict[Path, FileUpdate | None]:
-    """Fresh loads of `load` and removals of `drop`, ready for `Library.apply`."""
-    updates: dict[Path, FileUpdate | None] = dict.fromkeys(drop)
-    for path in load:
-        result = load_file(path)
-        updates[path] = FileUpdate(result.reviews, result.problems)
-    return updates

@@ -24,20 +24,19 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui import words
 from tui.core.model import VERDICTS
 from tui.core.text import one_line
 from tui.core.views import View
+from tui.i18n import words
 from tui.store.safe_read import read_regular
 
 KNOWN_KEYS = ("keymap", "repos", "views", "mute", "read_on_open", "notify")
 VIEW_KEYS = ("tags", "verdict", "repos", "unread", "unchecked", "search")
 MAX_CONFIG_BYTES = 1024 * 1024
-MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 
 @dataclass
@@ -64,12 +63,18 @@ def _read(path: Path) -> str:
     return read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
 
 
-def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = True) -> Config:
+def load(
+    path: Path,
+    binding_ids: Collection[str] | None = None,
+    valid_key: Callable[[str], bool] = lambda key: True,
+    keys: bool = True,
+) -> Config:
     """Read the config at `path` (a missing file is an empty config).
 
-    With `binding_ids`, keymap entries for other ids are reported and dropped.
-    `keys=False` leaves the keymap unread: checking key names needs Textual,
-    which the commands that only want `repos:` do not import.
+    With `binding_ids`, keymap entries for other ids are reported and dropped;
+    keys `valid_key` refuses too (it knows Textual's key names:
+    `tui.ui.keymap.valid_key`). `keys=False` leaves the keymap unread, for the
+    commands that read only other settings.
     """
     config = Config()
     where = str(path)
@@ -79,7 +84,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = Tr
         return config
     except (OSError, UnicodeDecodeError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        config.warnings.append(words.CONFIG_UNREADABLE.format(path=where, error=one_line(error)))
+        config.warnings.append(words().config_unreadable.format(path=where, error=one_line(error)))
         return config
     import yaml  # only once there is a file to parse
 
@@ -90,7 +95,7 @@ def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = Tr
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         config.warnings.append(
-            words.CONFIG_INVALID_YAML.format(
+            words().config_invalid_yaml.format(
                 path=where,
                 line=mark.line + 1 if mark else 1,
                 column=mark.column + 1 if mark else 1,
@@ -100,30 +105,30 @@ def load(path: Path, binding_ids: Collection[str] | None = None, keys: bool = Tr
         return config
     except RecursionError:
         config.warnings.append(
-            words.CONFIG_INVALID_YAML.format(path=where, line=1, column=1, error="nested too deeply")
+            words().config_invalid_yaml.format(path=where, line=1, column=1, error="nested too deeply")
         )
         return config
     if doc is None:
         return config
     if not isinstance(doc, dict):
-        config.warnings.append(words.CONFIG_NOT_MAPPING.format(path=where, kind=_kind(doc)))
+        config.warnings.append(words().config_not_mapping.format(path=where, kind=_kind(doc)))
         return config
     unknown = [key for key in doc if key not in KNOWN_KEYS]
     known = ", ".join(KNOWN_KEYS)
     if len(unknown) == 1:
         config.warnings.append(
-            words.CONFIG_UNKNOWN_KEY.format(path=where, key=_name(unknown[0]), known=known)
+            words().config_unknown_key.format(path=where, key=_name(unknown[0]), known=known)
         )
     elif unknown:
         config.warnings.append(
-            words.CONFIG_UNKNOWN_KEYS.format(
+            words().config_unknown_keys.format(
                 path=where, n=f"{len(unknown):,}", keys=_listed(unknown), known=known
             )
         )
     _read_repos(doc.get("repos"), config, where)
     checker = _Checker(where, config)
     if keys:
-        checker.keymap(doc.get("keymap"), binding_ids)
+        checker.keymap(doc.get("keymap"), binding_ids, valid_key)
     checker.views(doc.get("views"))
     config.mute = frozenset(checker.names("mute", doc.get("mute")))
     config.read_on_open = frozenset(checker.verdicts("read_on_open", doc.get("read_on_open")))
@@ -143,17 +148,19 @@ class _Checker:
 
     def expected(self, key: str, expected: str, value: object) -> None:
         self.warn(
-            words.CONFIG_EXPECTED,
+            words().config_expected,
             key=key,
-            expected=words.CONFIG_EXPECTED_WORDS.get(expected, expected),
+            expected=words().config_expected_words.get(expected, expected),
             kind=_kind(value),
         )
 
-    def keymap(self, keymap: object, binding_ids: Collection[str] | None) -> None:
+    def keymap(
+        self, keymap: object, binding_ids: Collection[str] | None, valid_key: Callable[[str], bool]
+    ) -> None:
         if keymap is None:
             return
         if not isinstance(keymap, dict):
-            self.warn(words.CONFIG_KEYMAP_NOT_MAPPING, kind=_kind(keymap))
+            self.warn(words().config_keymap_not_mapping, kind=_kind(keymap))
             return
         unknown_ids = []
         for binding_id, keys in keymap.items():
@@ -164,20 +171,20 @@ class _Checker:
             if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
                 keys = ",".join(keys)
             if not isinstance(keys, str) or not keys.strip():
-                self.warn(words.CONFIG_BAD_KEYS, id=name, keys=_kind(keys))
+                self.warn(words().config_bad_keys, id=name, keys=_kind(keys))
                 continue
             bad = [key.strip() for key in keys.split(",") if not valid_key(key.strip())]
             if bad:
                 shown = ", ".join(repr(one_line(key)[:40]) for key in bad)
-                self.warn(words.CONFIG_BAD_KEYS, id=name, keys=shown)
+                self.warn(words().config_bad_keys, id=name, keys=shown)
                 continue
             self.config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
         # One warning for all the unknown ids, however many: each is a notification,
         # and a thousand of them held the first frame back ~10 s.
         if len(unknown_ids) == 1:
-            self.warn(words.CONFIG_UNKNOWN_BINDING, id=_name(unknown_ids[0]))
+            self.warn(words().config_unknown_binding, id=_name(unknown_ids[0]))
         elif unknown_ids:
-            self.warn(words.CONFIG_UNKNOWN_BINDINGS, n=f"{len(unknown_ids):,}", ids=_listed(unknown_ids))
+            self.warn(words().config_unknown_bindings, n=f"{len(unknown_ids):,}", ids=_listed(unknown_ids))
 
     def names(self, key: str, value: object) -> list[str]:
         """A list of names (a lone string counts as a list of one)."""
@@ -196,7 +203,7 @@ class _Checker:
             if verdict in VERDICTS:
                 out.append(verdict)
             else:
-                self.warn(words.CONFIG_UNKNOWN_VERDICT, key=key, verdict=verdict[:40])
+                self.warn(words().config_unknown_verdict, key=key, verdict=verdict[:40])
         return out
 
     def flag(self, key: str, value: object) -> bool:
@@ -225,7 +232,7 @@ class _Checker:
             for field_name in spec:
                 if field_name not in VIEW_KEYS:
                     self.warn(
-                        words.CONFIG_UNKNOWN_KEY,
+                        words().config_unknown_key,
                         key=f"{key}.{one_line(str(field_name))[:40]}",
                         known=", ".join(VIEW_KEYS),
                     )
@@ -260,9 +267,9 @@ class _Checker:
         problem = _program_problem(program)
         if problem:
             self.warn(
-                words.CONFIG_NOTIFY_PROGRAM,
+                words().config_notify_program,
                 program=one_line(value[0])[:80],
-                problem=words.CONFIG_PROGRAM_PROBLEMS.get(problem, problem),
+                problem=words().config_program_problems.get(problem, problem),
             )
             return ()
         return (str(program), *value[1:])
@@ -313,38 +320,16 @@ def _read_repos(repos: object, config: Config, where: str) -> None:
     if repos is None:
         return
     if not isinstance(repos, dict):
-        config.warnings.append(words.CONFIG_REPOS_NOT_MAPPING.format(path=where, kind=_kind(repos)))
+        config.warnings.append(words().config_repos_not_mapping.format(path=where, kind=_kind(repos)))
         return
     for repo, folder in repos.items():
         name = one_line(str(repo))[:80]
         if not isinstance(repo, str) or not _REPO.match(repo):
-            config.warnings.append(words.CONFIG_BAD_REPO.format(path=where, repo=name))
+            config.warnings.append(words().config_bad_repo.format(path=where, repo=name))
             continue
         if not isinstance(folder, str) or not folder.strip() or "\0" in folder:
             config.warnings.append(
-                words.CONFIG_BAD_REPO_DIR.format(path=where, repo=name, kind=_kind(folder))
+                words().config_bad_repo_dir.format(path=where, repo=name, kind=_kind(folder))
             )
             continue
         config.repos[repo] = Path(folder.strip()).expanduser()
-
-
-def valid_key(key: str) -> bool:
-    """Is `key` a key Textual can bind: "x", "X", "ctrl+f", "f5", "question_mark", "?"."""
-    from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
-
-    if not key or key != key.strip():
-        return False
-    if len(key) == 1:
-        return key.isprintable() and not key.isspace()
-    *modifiers, base = key.split("+")
-    if not base or any(m not in MODIFIERS for m in modifiers):
-        return False
-    if len(base) == 1:
-        return base.isprintable() and not base.isspace()
-    names = {member.value for member in Keys}
-    return (
-        base in names
-        or base in KEY_NAME_REPLACEMENTS.values()
-        or base in ("space", "tab", "enter", "escape", "backspace")
-        or key_to_character(base) is not None
-    )

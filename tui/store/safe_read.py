@@ -19,27 +19,50 @@ OPEN_FLAGS = (
 class UnfitFile(OSError):
     """Not a regular file, or larger than allowed: the message says which."""
 
+    def __init__(self, message: str, *, too_large: bool = False) -> None:
+        super().__init__(message)
+        self.too_large = too_large
+
 
 class NotRegular(UnfitFile):
     """Not a regular file (a device, a named pipe, a folder...)."""
 
 
 def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of the regular file at `path`, if it holds at most `limit` bytes."""
+    """The bytes of the regular file at `path`, if it holds at most `limit` bytes.
+
+    Anything but a regular file is refused before it is opened, and again after
+    (it may have been swapped meanwhile); it is read with a bound, so a file that
+    grows or lies about its size (`/proc`) cannot fill memory."""
+    _check(os.stat(path), limit)
     fd = os.open(path, OPEN_FLAGS)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegular("not a regular file")
-        if info.st_size > limit:
-            raise UnfitFile(f"larger than {_size(limit)}")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(limit + 1)
+        _check(os.fstat(fd), limit)
+        data = _read_at_most(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:  # grew between the check and the read
-        raise UnfitFile(f"larger than {_size(limit)}")
+        raise UnfitFile(f"larger than {_size(limit)}", too_large=True)
     return data
+
+
+def _check(info: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegular("not a regular file")
+    if info.st_size > limit:
+        raise UnfitFile(f"larger than {_size(limit)}", too_large=True)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _size(limit: int) -> str:

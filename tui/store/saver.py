@@ -27,7 +27,7 @@ class StateSaver:
     def __init__(self, state: ReadState, *, lock_wait: float = LOCK_WAIT_S) -> None:
         self.state = state
         self.lock_wait = lock_wait
-        self.wake: Callable[[], None] | None = None
+        self.wake: Callable[[], object] | None = None
         self._lock = threading.Lock()
         self._work = threading.Condition(self._lock)
         self._pending: Snapshot | None = None

@@ -17,16 +17,14 @@ import math
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from tui.core.clock import HybridClock, Stamp
+from tui.core.marks import Mark, Marks, ReviewMarks, Seen
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.safe_read import NotRegular, UnfitFile, read_regular
-
-if TYPE_CHECKING:
-    from tui.core.model import Review
 
 try:
     import fcntl
@@ -52,47 +50,9 @@ class NotOurs(OSError):
         self.kind = kind
 
 
-def _stamp_json(at: Stamp) -> dict[str, object]:
-    # `c` only when a mark was stamped past the wall clock: files stay as they
-    # were (a float `t`) for everyone whose clock never went back.
-    return {"t": at.wall, "c": at.count} if at.count else {"t": at.wall}
-
-
-class Mark(NamedTuple):
-    value: bool
-    at: Stamp
-    digest: str | None = None  # an item's text digest when it was checked
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"v": self.value, **_stamp_json(self.at)}
-        if self.digest is not None:
-            out["h"] = self.digest
-        return out
-
-
-class Seen(NamedTuple):
-    """The fingerprint of a review when the reader last read or checked it."""
-
-    fingerprint: dict[str, object]
-    at: Stamp
-
-    def to_json(self) -> dict[str, object]:
-        return {"v": self.fingerprint, **_stamp_json(self.at)}
-
-
-class ReviewMarks:
-    """One review's marks. (A plain class: see model.ReviewChanges.)"""
-
-    __slots__ = ("items", "read", "seen")
-
-    def __init__(self) -> None:
-        self.read: Mark | None = None
-        self.items: dict[str, Mark] = {}
-        self.seen: Seen | None = None
-
-
-class ReadState:
-    """Marks in memory, and the one place that reads and writes the state file.
+class ReadState(Marks):
+    """Marks in memory (`tui.core.marks`), and the one place that reads and
+    writes the state file.
 
     `path=None` keeps marks in memory only (used when the state folder cannot
     be written). Marks are stamped by `clock`, which sees every mark read from
@@ -101,89 +61,19 @@ class ReadState:
     """
 
     def __init__(self, path: Path | None, clock: HybridClock | None = None) -> None:
+        super().__init__(clock)
         self.path = path
-        self.clock = clock if clock is not None else HybridClock()
-        self.reviews: dict[str, ReviewMarks] = {}
         self.saving = path is not None
         self.warnings: list[str] = []
         self.failure: str | None = None
         """Why the last save failed (None once one succeeds): warned about once,
         and every later save tries again."""
-        self._changes = 0  # marks made so far
-        self._saved = 0  # of which the file holds
+        self._saved = 0  # of the marks made, how many the file holds
 
     @property
     def unsaved(self) -> bool:
         """Marks made that the file does not hold yet."""
         return self.saving and self._changes > self._saved
-
-    # -- queries -------------------------------------------------------------
-
-    def is_read(self, review_key: str) -> bool:
-        marks = self.reviews.get(review_key)
-        return bool(marks and marks.read and marks.read.value)
-
-    def read_keys(self) -> list[str]:
-        return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
-
-    def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
-        """Checked item keys. Given the items' current digests, a check made on
-        different text does not count: the reader has not seen the new text."""
-        marks = self.reviews.get(review_key)
-        if not marks:
-            return frozenset()
-        return frozenset(
-            key
-            for key, mark in marks.items.items()
-            if mark.value and (digests is None or mark.digest is None or digests.get(key) == mark.digest)
-        )
-
-    def seen(self, review_key: str) -> dict[str, object] | None:
-        marks = self.reviews.get(review_key)
-        return marks.seen.fingerprint if marks and marks.seen else None
-
-    def touched(self, review_key: str) -> bool:
-        """Read, or with any item checked: a change to it is news to the reader."""
-        marks = self.reviews.get(review_key)
-        return bool(
-            marks and ((marks.read and marks.read.value) or any(m.value for m in marks.items.values()))
-        )
-
-    # -- changes -------------------------------------------------------------
-
-    def _now(self) -> Stamp:
-        self._changes += 1
-        return self.clock.now()
-
-    def set_read(self, review_key: str, value: bool) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
-
-    def set_checked(self, review_key: str, item_key: str, value: bool, digest: str | None = None) -> None:
-        marks = self.reviews.setdefault(review_key, ReviewMarks())
-        marks.items[item_key] = Mark(value, self._now(), digest)
-
-    def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
-
-    def adopt_title_marks(self, reviews: Iterable[Review]) -> int:
-        """Marks made before a review had a `pr:` are under its `repo:title` key;
-        a review that has gained one (key `repo#pr`) and has no marks of its own
-        takes a copy of them. The old key's marks stay, for an older version
-        of the file. Returns how many reviews adopted marks."""
-        if not any(":" in key for key in self.reviews):  # `repo#pr` keys have no ':'
-            return 0
-        from tui.core.model import review_key
-
-        adopted = 0
-        for review in reviews:
-            if review.pr is None or review.key in self.reviews:
-                continue
-            old = self.reviews.get(review_key(review.repo, None, review.title))
-            if old is not None:
-                marks = self.reviews[review.key] = ReviewMarks()
-                marks.read, marks.items, marks.seen = old.read, dict(old.items), old.seen
-                adopted += 1
-        return adopted
 
     # -- disk ----------------------------------------------------------------
 
@@ -432,7 +322,7 @@ def _seen(raw: object) -> Seen:
         and _is_time(raw.get("t"))
         and _is_count(raw.get("c", 0))
     ):
-        return Seen(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)))  # type: ignore[arg-type]
+        return Seen(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)))
     raise StateError("bad `seen` record")
 
 

@@ -1,11 +1,17 @@
-"""The App's key bindings, apart from the App so its class reads as wiring.
+"""The reader's key bindings, apart from the classes that answer them.
 
 Every binding has an id (a user's keymap names it, `tui.ui.keymap` checks it) and
 a tooltip. Descriptions here are the English fallback: the key bar and key
-panel show `words.binding_text(id)` in the UI's language (see
-tui/screens/base.py). The key bar keeps to the everyday keys; `x` and `n` join
-it while a filter or a search is on (see `PrDigestApp.check_action`). Every key
+panel show `words().binding_text(id)` in the UI's language (see
+tui/ui/screens/base.py). The key bar keeps to the everyday keys; `x` and `n` join
+it while a filter or a search is on (see `ReaderScreen.check_action`). Every key
 is in the key panel (`?`) and, by name, in the command palette.
+
+`KEYS` lists them all, in the order the key bar shows them. Most belong to the
+reader's screen (`READER_BINDINGS`); the App keeps the priority keys that also
+work in the to-do and problems views (`APP_BINDINGS`): tab, shift+tab and the
+palette. (Textual stops a modal screen's key chain at the modal, so the other
+keys never reached those views anyway.)
 """
 
 from __future__ import annotations
@@ -13,13 +19,32 @@ from __future__ import annotations
 from textual.binding import Binding, BindingType
 
 
-def _binding(key: str, action: str, description: str, id: str, tooltip: str, **kw: object) -> Binding:
+def _binding(
+    key: str,
+    action: str,
+    description: str,
+    id: str,
+    tooltip: str,
+    *,
+    show: bool = True,
+    priority: bool = False,
+    key_display: str | None = None,
+) -> Binding:
     """A binding whose id and tooltip cannot be forgotten: both are positional."""
-    return Binding(key, action, description, id=id, tooltip=tooltip, **kw)  # type: ignore[arg-type]
+    return Binding(
+        key,
+        action,
+        description,
+        id=id,
+        tooltip=tooltip,
+        show=show,
+        priority=priority,
+        key_display=key_display,
+    )
 
 
-APP_BINDINGS: list[BindingType] = [
-    _binding("q", "quit", "Quit", "quit", "Quit prdigest-tui"),
+KEYS: list[Binding] = [
+    _binding("q", "app.quit", "Quit", "quit", "Quit prdigest-tui"),
     _binding(
         "tab", "cycle_pane(1)", "Next pane", "pane.next", "Focus the next pane", show=False, priority=True
     ),
@@ -36,7 +61,7 @@ APP_BINDINGS: list[BindingType] = [
     _binding("u", "toggle_unread_only", "Unread only", "filter.unread", "Show only unread reviews"),
     _binding("p", "show_problems", "Problems", "problems", "List problems found in entry files"),
     _binding("question_mark", "toggle_keys", "Keys", "help", "Show or hide all keys", key_display="?"),
-    _binding("escape", "back", "Back", "back", "Back to the review list", show=False),
+    _binding("escape", "step_back", "Back", "back", "Back to the review list", show=False),
     # A priority key, so a search typed fast goes to the box: see SearchBar.open.
     _binding(
         "slash", "search", "Search", "search", "Search titles, text and code refs", show=False, priority=True
@@ -94,3 +119,7 @@ APP_BINDINGS: list[BindingType] = [
         priority=True,
     ),
 ]
+
+APP_LEVEL = frozenset({"pane.next", "pane.previous", "palette"})
+APP_BINDINGS: list[BindingType] = [binding for binding in KEYS if binding.id in APP_LEVEL]
+READER_BINDINGS: list[BindingType] = [binding for binding in KEYS if binding.id not in APP_LEVEL]

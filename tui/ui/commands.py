@@ -14,16 +14,16 @@ from __future__ import annotations
 import heapq
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
-from tui import words
 from tui.core.filters import tag_label
 from tui.core.model import Review
+from tui.i18n import words
 from tui.ui.presenting import TagCount
 
 MAX_HITS = 50
@@ -70,7 +70,7 @@ def palette_actions(
     for binding in bindings:
         if not isinstance(binding, Binding) or binding.id in (None, "palette", "back", "quit"):
             continue
-        description, tooltip = words.binding_text(binding.id, binding.description, binding.tooltip)
+        description, tooltip = words().binding_text(binding.id, binding.description, binding.tooltip)
         key = key_for(binding.id) if binding.id else ""
         help_text = f"{tooltip} ({key})" if key else tooltip
         out.append(PaletteAction(description, help_text, _runner(run_action, binding.action)))
@@ -124,7 +124,7 @@ def highlighted(prefix: str, text: str, offsets: Sequence[int], style: str) -> C
 
 
 def _host(provider: Provider) -> PaletteHost:
-    return provider.app  # type: ignore[return-value]
+    return cast(PaletteHost, provider.app)  # the providers are only registered by PrDigestApp
 
 
 MATCH_STYLE = "bold reverse"
@@ -143,10 +143,10 @@ class ReviewCommands(Provider):
         for score, _, review, offsets in heapq.nlargest(MAX_HITS, scored, key=lambda s: (s[0], s[1])):
             yield Hit(
                 score,
-                highlighted(f"{words.PALETTE_REVIEW}: ", review.title, offsets, MATCH_STYLE),
+                highlighted(f"{words().palette_review}: ", review.title, offsets, MATCH_STYLE),
                 _jump(host.jump_to_review, review.key),
                 text=review.title,
-                help=f"{words.PALETTE_REVIEW_HELP} · {words.VERDICT_WORDS.get(review.verdict, '')}",
+                help=f"{words().palette_review_help} · {words().verdict_words.get(review.verdict, '')}",
             )
 
 
@@ -160,10 +160,10 @@ class TagCommands(Provider):
             if score > 0:
                 yield Hit(
                     score,
-                    highlighted(f"{words.PALETTE_TAG}: ", tag.label, offsets, MATCH_STYLE),
+                    highlighted(f"{words().palette_tag}: ", tag.label, offsets, MATCH_STYLE),
                     _jump(host.jump_to_tag, tag.tag),
                     text=tag.label,
-                    help=words.PALETTE_TAG_HELP.format(unread=tag.unread, total=tag.total),
+                    help=words().palette_tag_help.format(unread=tag.unread, total=tag.total),
                 )
 
 

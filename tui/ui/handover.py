@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from tui import words
 from tui.core import external
 from tui.core.external import CopyTurn
 from tui.core.model import Item, Review
+from tui.i18n import words
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -29,22 +29,22 @@ def open_pr(app: App[None], review: Review | None) -> None:
     """The review's PR in the browser, if its link is one a browser may safely open."""
     url = review.link if review else None
     if not url:
-        app.notify(words.NO_LINK, severity="warning", timeout=4, markup=False)
+        app.notify(words().no_link, severity="warning", timeout=4, markup=False)
     elif not external.openable(url):
-        app.notify(words.BAD_LINK.format(url=url), severity="warning", timeout=6, markup=False)
+        app.notify(words().bad_link.format(url=url), severity="warning", timeout=6, markup=False)
     else:
         app.open_url(url)
-        app.notify(words.OPENING.format(url=url), timeout=3, markup=False)
+        app.notify(words().opening.format(url=url), timeout=3, markup=False)
 
 
 def copy(app: App[None], review: Review | None, item: Item | None, turn: CopyTurn | None) -> CopyTurn | None:
     """Copy what `external.what_to_copy` chooses; returns the turn to pass next time."""
     text, turn = external.what_to_copy(review, item, turn)
     if text is None:
-        app.notify(words.NOTHING_TO_COPY, severity="warning", timeout=4, markup=False)
+        app.notify(words().nothing_to_copy, severity="warning", timeout=4, markup=False)
         return turn
     app.copy_to_clipboard(text)
-    app.notify(words.COPIED.format(text=text), timeout=3, markup=False)
+    app.notify(words().copied.format(text=text), timeout=3, markup=False)
     return turn
 
 
@@ -53,18 +53,18 @@ def edit(app: App[None], review: Review) -> None:
     suspended meanwhile, and hot reload picks up what was saved."""
     path, line = review.location.path, review.location.line
     if not path.is_file():
-        app.notify(words.NO_FILE.format(path=path), severity="warning", timeout=6, markup=False)
+        app.notify(words().no_file.format(path=path), severity="warning", timeout=6, markup=False)
         return
     command = external.editor_command(os.environ, path, line)
     try:
         with handed_over(app):
             result = subprocess.run(command, check=False)
     except SuspendNotSupported:
-        app.notify(words.CANNOT_SUSPEND, severity="warning", timeout=6, markup=False)
+        app.notify(words().cannot_suspend, severity="warning", timeout=6, markup=False)
         return
     except OSError as exc:
         app.notify(
-            words.EDITOR_FAILED.format(editor=command[0], error=exc.strerror or exc),
+            words().editor_failed.format(editor=command[0], error=exc.strerror or exc),
             severity="error",
             timeout=8,
             markup=False,
@@ -72,7 +72,7 @@ def edit(app: App[None], review: Review) -> None:
         return
     if result.returncode:
         app.notify(
-            words.EDITOR_EXIT.format(editor=command[0], code=result.returncode),
+            words().editor_exit.format(editor=command[0], code=result.returncode),
             severity="warning",
             timeout=6,
             markup=False,

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 
 
-def binding_owners(app: type) -> tuple[type, ...]:
+def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
     """The app and every widget and screen whose bindings a keymap may name."""
+    from tui.ui.reader import ReaderScreen
     from tui.ui.screens.problems import ProblemsScreen
     from tui.ui.screens.todo import TodoScreen
     from tui.ui.widgets.review_list import ReviewList
@@ -23,10 +26,20 @@ def binding_owners(app: type) -> tuple[type, ...]:
     from tui.ui.widgets.tag_list import TagList
     from tui.ui.widgets.todo_list import TodoList
 
-    return (app, ReviewList, ReviewView, TagList, SearchBar, ProblemsScreen, TodoScreen, TodoList)
+    return (
+        app,
+        ReaderScreen,
+        ReviewList,
+        ReviewView,
+        TagList,
+        SearchBar,
+        ProblemsScreen,
+        TodoScreen,
+        TodoList,
+    )
 
 
-def binding_ids(owners: Iterable[type]) -> set[str]:
+def binding_ids(owners: Iterable[type[DOMNode]]) -> set[str]:
     """Every binding id a keymap may name."""
     return {
         binding.id
@@ -36,7 +49,7 @@ def binding_ids(owners: Iterable[type]) -> set[str]:
     }
 
 
-def keymap_clashes(owners: Iterable[type], keymap: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+def keymap_clashes(owners: Iterable[type[DOMNode]], keymap: Mapping[str, str]) -> list[tuple[str, list[str]]]:
     """Keys a keymap gives to two actions of one widget (or of the app): (key, ids).
     Textual would silently drop one of them."""
     clashes = []
@@ -52,3 +65,26 @@ def keymap_clashes(owners: Iterable[type], keymap: Mapping[str, str]) -> list[tu
             if len(ids) > 1 and any(i in keymap for i in ids):
                 clashes.append((key, ids))
     return clashes
+
+
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def valid_key(key: str) -> bool:
+    """Is `key` a key Textual can bind: "x", "X", "ctrl+f", "f5", "question_mark", "?"."""
+    if not key or key != key.strip():
+        return False
+    if len(key) == 1:
+        return key.isprintable() and not key.isspace()
+    *modifiers, base = key.split("+")
+    if not base or any(m not in MODIFIERS for m in modifiers):
+        return False
+    if len(base) == 1:
+        return base.isprintable() and not base.isspace()
+    names = {member.value for member in Keys}
+    return (
+        base in names
+        or base in KEY_NAME_REPLACEMENTS.values()
+        or base in ("space", "tab", "enter", "escape", "backspace")
+        or key_to_character(base) is not None
+    )

@@ -1,26 +1,17 @@
 """What the panes are given, worked out from the library and the read marks.
 
-No Textual here: the App asks these functions and passes what they return down
-to its widgets, which never read the state themselves; so the numbers a pane
-shows can be checked without running an app.
+No Textual here: the reader asks these functions and passes what they return
+down to its widgets, which never read the marks themselves; so the numbers a
+pane shows can be checked without running an app.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from tui import words
-from tui.core.model import (
-    ALL_TAG,
-    SECTIONS,
-    UNREAD_TAG,
-    Library,
-    LibraryChanges,
-    Review,
-    ReviewChanges,
-    compare,
-)
-from tui.store.state import ReadState
+from tui.core.marks import Marks, changes, checked_items
+from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review, ReviewChanges
+from tui.i18n import words
 
 
 class TagCount(NamedTuple):
@@ -42,26 +33,7 @@ class ReviewRow(NamedTuple):
     stale: bool = False  # its file is broken; this is the last good version
 
 
-def checked(state: ReadState, review: Review) -> frozenset[str]:
-    """Checked item keys of every section; a check made on other text does not count."""
-    marked = state.checked(review.key)
-    if not marked:
-        return marked  # nothing checked: no need to hash the items
-    digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
-    return state.checked(review.key, digests)
-
-
-def changes(state: ReadState, review: Review) -> ReviewChanges | None:
-    """What changed since the reader read or checked this review, if anything."""
-    if not state.touched(review.key):
-        return None
-    seen = state.seen(review.key)
-    if seen is None:
-        return None
-    return compare(seen, review) or None
-
-
-def tag_counts(library: Library, state: ReadState) -> list[TagCount]:
+def tag_counts(library: Library, state: Marks) -> list[TagCount]:
     """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
     read_per_tag: dict[str, int] = {}
     read_all = 0
@@ -79,8 +51,8 @@ def tag_counts(library: Library, state: ReadState) -> list[TagCount]:
     return counts
 
 
-def review_row(library: Library, state: ReadState, review: Review) -> ReviewRow:
-    done_keys = checked(state, review)
+def review_row(library: Library, state: Marks, review: Review) -> ReviewRow:
+    done_keys = checked_items(state, review)
     done = sum(1 for item in review.checklist if item.key in done_keys)
     return ReviewRow(
         review,
@@ -92,7 +64,7 @@ def review_row(library: Library, state: ReadState, review: Review) -> ReviewRow:
     )
 
 
-def unread_count(library: Library, state: ReadState) -> int:
+def unread_count(library: Library, state: Marks) -> int:
     """Reviews not read; marks kept for reviews no longer loaded do not count."""
     read = sum(1 for key in state.read_keys() if key in library.by_key)
     return len(library.reviews) - read
@@ -102,11 +74,28 @@ def describe_reload(changes: LibraryChanges) -> str:
     """What a reload did, in the UI's words."""
     parts = []
     if changes.updated:
-        parts.append(words.plural(words.RELOAD_UPDATED, len(changes.updated)))
+        parts.append(words().plural(words().reload_updated, len(changes.updated)))
     if changes.added:
-        parts.append(words.CHANGE_ADDED_N.format(n=len(changes.added)))
+        parts.append(words().change_added_n.format(n=len(changes.added)))
     if changes.removed:
-        parts.append(words.CHANGE_REMOVED_N.format(n=len(changes.removed)))
+        parts.append(words().change_removed_n.format(n=len(changes.removed)))
     if changes.problem_files:
-        parts.append(words.plural(words.RELOAD_PROBLEM_FILES, len(changes.problem_files)))
-    return words.LIST_SEP.join(parts)
+        parts.append(words().plural(words().reload_problem_files, len(changes.problem_files)))
+    return words().list_sep.join(parts)
+
+
+def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
+    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
+    out = [(words().field_name(name), words().change_edited) for name in changes.fields]
+    for section in SECTIONS:
+        keys = {item.key for item in review.items(section)}
+        parts = []
+        if added := len(changes.added & keys):
+            parts.append(words().change_added_n.format(n=added))
+        if edited := len(changes.edited & keys):
+            parts.append(words().change_edited_n.format(n=edited))
+        if removed := changes.removed.get(section, 0):
+            parts.append(words().change_removed_n.format(n=removed))
+        if parts:
+            out.append((words().field_name(section), words().list_sep.join(parts)))
+    return out

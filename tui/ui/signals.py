@@ -13,7 +13,7 @@ connection): every write to it fails (EIO), and the kernel sends SIGCONT
 with it. Unguarded, Textual's output thread ends at the first failed write
 and the app then waits forever once the thread's queue is full (30 writes: a
 frame or two); and SIGCONT has Textual start a second application mode on
-the dead terminal. So the driver is wrapped (`survives_hang_up`): a write the
+the dead terminal. So the driver is wrapped (`tui.ui.patches.survives_hang_up`): a write the
 terminal refuses is dropped, the standard streams are pointed at /dev/null
 (as on SIGHUP) and the app quits; SIGCONT resumes only after a suspend.
 """
@@ -31,10 +31,9 @@ from collections.abc import Callable
 from typing import IO
 
 from textual.app import App
-from textual.driver import Driver
 
-_when_terminal_lost: Callable[[], None] | None = None
-"""Set by `end_as_quit`: what `_Output` calls (from Textual's output thread)
+_when_terminal_lost: Callable[[], object] | None = None
+"""Set by `end_as_quit`: what `TerminalOutput` calls (from Textual's output thread)
 when the terminal has gone."""
 
 
@@ -62,36 +61,7 @@ def _hang_up(app: App) -> None:
     _quit(app)
 
 
-def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:
-    """`driver_class` (the one Textual chose), its output wrapped so that a
-    terminal that hung up cannot end it (see the module's docstring); a driver
-    that does not write through a file of its own is returned as it is.
-
-    Reaches into Textual's LinuxDriver: a private attribute (`_file`, the
-    file its output thread writes to) and a private method (its SIGCONT
-    handler); textual is pinned exactly."""
-    from textual.drivers.linux_driver import LinuxDriver
-
-    if not issubclass(driver_class, LinuxDriver):
-        return driver_class
-
-    class HangUpSafeDriver(driver_class):  # type: ignore[misc, valid-type]
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)
-            self._file = _Output(self._file)
-
-        def _sigcont_application(self, *args: object) -> None:
-            """Resume only after a suspend (ctrl+z: `_sigtstp_application`).
-            A hang-up sends SIGCONT too, and Textual would start a second
-            application mode on the dead terminal: a second input thread,
-            which nothing stops, and the process never ends."""
-            if self._must_signal_resume:
-                super()._sigcont_application(*args)
-
-    return HangUpSafeDriver
-
-
-class _Output:
+class TerminalOutput:
     """The terminal, as Textual's output thread writes to it: once a write or
     flush fails, the terminal is taken as gone and the rest is dropped."""
 

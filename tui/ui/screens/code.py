@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Label
 
-from tui import words
+from tui.i18n import words
 from tui.ui.screens.base import TranslatedBindings
 from tui.ui.widgets.code_view import CodeView, language_for
 from tui.ui.widgets.key_bar import KeyBar
@@ -78,7 +78,7 @@ class CodeScreen(TranslatedBindings, Screen[None]):
         file = self.file
         where = f"{file.path}:{file.line}" if file.line else file.path
         if file.commit:
-            return words.CODE_READ_ONLY.format(path=where, commit=file.commit[:12])
+            return words().code_read_only.format(path=where, commit=file.commit[:12])
         return where
 
     def compose(self) -> ComposeResult:
@@ -92,7 +92,8 @@ class CodeScreen(TranslatedBindings, Screen[None]):
     def action_editor(self) -> None:
         if self.file.absolute is None:
             self.notify(
-                words.CODE_READ_ONLY.format(path=self.file.path, commit=self.file.commit or ""), markup=False
+                words().code_read_only.format(path=self.file.path, commit=self.file.commit or ""),
+                markup=False,
             )
             return
         self.post_message(self.OpenEditor(self.file.absolute, self.file.line or 1))

@@ -9,8 +9,8 @@ from textual.content import Content
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from tui import words
 from tui.core.model import Problem
+from tui.i18n import words
 from tui.ui.screens.base import TranslatedModal, css_file
 
 
@@ -33,7 +33,7 @@ class ProblemsScreen(TranslatedModal):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="problems-box"):
-            title = f"{words.PROBLEMS} ({len(self.problems)})"
+            title = f"{words().problems} ({len(self.problems)})"
             yield Label(Content(title), id="problems-title")
             options = [
                 Option(
@@ -43,8 +43,8 @@ class ProblemsScreen(TranslatedModal):
                     id=str(n),
                 )
                 for n, problem in enumerate(self.problems)
-            ] or [Option(Content(words.NO_PROBLEMS), disabled=True)]
+            ] or [Option(Content(words().no_problems), disabled=True)]
             yield OptionList(*options, id="problems-list", markup=False)
 
-    def action_list_move(self, action: str) -> None:
-        self.query_one(OptionList).run_action(action)
+    async def action_list_move(self, action: str) -> None:
+        await self.query_one(OptionList).run_action(action)

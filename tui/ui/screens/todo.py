@@ -11,15 +11,13 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from tui import words
-from tui.core.model import Item, Review
+from tui.core.model import NOTES, Item, Review
 from tui.core.search import shown
 from tui.core.wrap import Line, wrap
+from tui.i18n import words
 from tui.ui.screens.base import TranslatedModal, css_file
 from tui.ui.widgets.key_bar import KeyBar
 from tui.ui.widgets.todo_list import TodoList, TodoRow
-
-NOTES = ("actions", "caveats")
 
 
 def build_rows(
@@ -94,12 +92,21 @@ class TodoScreen(TranslatedModal):
     ]
 
     def __init__(
-        self, reviews: Sequence[Review], checked: Callable[[Review], frozenset[str]], scope: str
+        self,
+        reviews: Sequence[Review],
+        checked: Callable[[Review], frozenset[str]],
+        scope: str,
+        set_checked: Callable[[str, str, bool], None],
+        go: Callable[[str], None],
     ) -> None:
+        """`checked` says what is checked, `set_checked(review, item, value)`
+        checks an item and saves, `go(review)` shows a review in the reader."""
         super().__init__()
         self.reviews = reviews
         self.checked = checked
         self.scope = scope
+        self.set_checked = set_checked
+        self.go = go
         self.show_done = False
         self.open_count = 0
         self.total = 0
@@ -128,10 +135,10 @@ class TodoScreen(TranslatedModal):
         self._title()
 
     def _title(self) -> None:
-        count = words.ACTIONS_COUNT.format(open=self.open_count, total=self.total)
+        count = words().actions_count.format(open=self.open_count, total=self.total)
         self.query_one("#todo-title", Static).update(
             Content.assemble(
-                (words.ACTIONS_TITLE, "bold"),
+                (words().actions_title, "bold"),
                 ("  ·  ", "$text-muted"),
                 (self.scope, "$accent"),
                 ("  ·  ", "$text-muted"),
@@ -143,6 +150,16 @@ class TodoScreen(TranslatedModal):
         message.stop()
         row = message.row
         self.query_one(TodoDetail).show_item(row.review if row else None, row.item if row else None)
+
+    def on_todo_list_toggled(self, message: TodoList.Toggled) -> None:
+        message.stop()
+        self.set_checked(message.review_key, message.item_key, message.checked)
+        self.refresh_marks()
+
+    def on_todo_list_go(self, message: TodoList.Go) -> None:
+        message.stop()
+        self.dismiss()
+        self.go(message.review_key)
 
     def action_toggle_done(self) -> None:
         self.show_done = not self.show_done

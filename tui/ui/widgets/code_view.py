@@ -122,7 +122,7 @@ class CodeView(ScrollView, can_focus=True):
 
                 style_for = self._theme.get_style_for_token
                 segments = []
-                for token, value in lex(line + "\n", lexer):  # type: ignore[arg-type]
+                for token, value in lex(line + "\n", lexer):
                     value = value.rstrip("\n")
                     if value:
                         style = style_for(token)

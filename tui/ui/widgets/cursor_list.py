@@ -114,7 +114,7 @@ class CursorList(Pane, can_focus=True):
         else:
             self.highlighted = index
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Shorter (the filter bar or the search box came, the terminal shrank):
         keep the highlighted row in view. Textual runs a subclass's own
         on_resize first (it lays its rows out for the new size), then this."""

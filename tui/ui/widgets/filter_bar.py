@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from tui import words
+from tui.i18n import words
 
 
 class FilterBar(Static):
@@ -20,9 +20,9 @@ class FilterBar(Static):
         """Show the filters, or that there are none. `query` is the user's search text."""
         filtering = bool(labels or query.strip())
         self.set_class(filtering, "-filtering")  # its colour says a filter is on
-        parts: list[tuple[str, str] | str] = [(f"{words.FILTER}: ", "bold")]
+        parts: list[tuple[str, str] | str] = [(f"{words().filter}: ", "bold")]
         if not filtering:
-            parts.append((words.FILTER_NONE, "$text-muted"))
+            parts.append((words().filter_none, "$text-muted"))
         for n, label in enumerate(labels):
             if n:
                 parts.append((" · ", "$text-muted"))
@@ -31,7 +31,7 @@ class FilterBar(Static):
             if labels:
                 parts.append((" · ", "$text-muted"))
             parts += [("/", "$text-muted"), (query.strip(), "bold reverse")]
-        parts += ["  ", (words.plural(words.SHOWN_COUNT, count), "$text-muted")]
+        parts += ["  ", (words().plural(words().shown_count, count), "$text-muted")]
         if filtering and clear_key:
-            parts += ["   ", (words.FILTER_CLEAR_HINT.format(key=clear_key), "$text-muted italic")]
+            parts += ["   ", (words().filter_clear_hint.format(key=clear_key), "$text-muted italic")]
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

@@ -151,7 +151,7 @@ class KeyBar(Widget, can_focus=False):
             left += segments
             x = end
         if right:
-            spans.append((room, width, self.palette))  # type: ignore[arg-type]
+            spans.append((room, width, self.palette))  # type: ignore[arg-type]  # `right` holds the palette's hint
         self._spans = spans
         line = Strip(left).crop_extend(0, room, Style(bgcolor=base.bgcolor))
         return Strip.join([line, Strip(right)]) if right else line

@@ -25,14 +25,14 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from tui import words
 from tui.core.model import Review
 from tui.core.search import review_fields, snippet, split_runs
 from tui.core.wrap import truncate
+from tui.i18n import words
 from tui.ui.presenting import ReviewRow
 from tui.ui.widgets.cursor_list import CursorList
 from tui.ui.widgets.scrolling import set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 ROW_HEIGHT = 2
 
@@ -61,7 +61,7 @@ class _Parts:
                 self.matches.add(len(self.segments))
                 self.segments.append(Segment(text, style[0] + self.match))
             else:
-                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]
+                self.segments.append(Segment(text, style or self.base))  # type: ignore[arg-type]  # a Style, or None
 
     @property
     def width(self) -> int:
@@ -145,7 +145,7 @@ class ReviewList(CursorList):
         self._index = {review.key: n for n, review in enumerate(reviews)}
         self._cache.clear()
         if selected in self._index:
-            index: int | None = self._index[selected]  # type: ignore[index]
+            index: int | None = self._index[selected]
         elif reviews:
             index = max(0, min(fallback, len(reviews) - 1))
         else:
@@ -182,7 +182,7 @@ class ReviewList(CursorList):
     def rows(self) -> list[ReviewRow]:
         """Every row, described now (for tests and tools; drawing is lazy)."""
         assert self.describe is not None or not self.reviews
-        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]
+        return [self.describe(review) for review in self.reviews]  # type: ignore[misc]  # set with the reviews
 
     # -- drawing -----------------------------------------------------------------
 
@@ -213,7 +213,7 @@ class ReviewList(CursorList):
         title_style = self._style("title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
-        verdict = words.VERDICT_WORDS.get(review.verdict, review.verdict)
+        verdict = words().verdict_words.get(review.verdict, review.verdict)
         second = _Parts(match, self._base)
         second.add("  ", None)
         second.add(verdict, self._style(f"verdict-{review.verdict}"))
@@ -221,9 +221,9 @@ class ReviewList(CursorList):
             done = row.done == row.total
             second.add(f"  {row.done}/{row.total}", self._style("done" if done else "meta"))
         if row.updated:
-            second.add(f"  ✱ {words.UPDATED}", self._style("updated"))
+            second.add(f"  ✱ {words().updated}", self._style("updated"))
         if row.stale:
-            second.add(f"  ⚠ {words.STALE}", self._style("stale"))
+            second.add(f"  ⚠ {words().stale}", self._style("stale"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
         drawn = (first.draw(width, self._base), second.draw(width, self._base))
@@ -309,9 +309,9 @@ class ReviewList(CursorList):
         return line // ROW_HEIGHT
 
     def chosen(self) -> None:
-        post_to_app(self, self.Chosen(self.key))
+        post_to_screen(self, self.Chosen(self.key))
 
     def action_open(self) -> None:
         key = self.key
         if key is not None:
-            post_to_app(self, self.Opened(key))
+            post_to_screen(self, self.Opened(key))

@@ -28,13 +28,14 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from tui import words
 from tui.core.model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
 from tui.core.search import MATCH, split_runs
 from tui.core.text import code_refs, code_spans
 from tui.core.wrap import wrap
+from tui.i18n import words
+from tui.ui import presenting
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 Runs = list[tuple[str, Hashable]]
 
@@ -227,22 +228,22 @@ class ReviewView(Pane, can_focus=True):
     def _blocks(self) -> list[_Block]:
         review = self.review
         if review is None:
-            return [_Block([(words.NO_REVIEW, "dim")], [(" ", None)])]
+            return [_Block([(words().no_review, "dim")], [(" ", None)])]
         blocks: list[_Block] = []
-        pad = [(" ", None)]
+        pad: Runs = [(" ", None)]
         blocks.append(_Block([(review.title, "title")], pad))
         meta: Runs = [
-            (f" {words.VERDICT_WORDS.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
+            (f" {words().verdict_words.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
         ]
         for tag in review.tags:
             meta += [("  ", None), (f"#{tag}", "tag")]
         blocks.append(_Block(meta, pad, searched=False))
-        state: Runs = [("✓ " + words.READ, "read") if self.read else ("● " + words.NOT_READ, "unread")]
+        state: Runs = [("✓ " + words().read, "read") if self.read else ("● " + words().not_read, "unread")]
         if self.checklist:
             done = sum(1 for item in self.checklist if item.key in self.checked)
             state += [
                 ("  ", None),
-                (words.CHECKED_COUNT.format(done=done, total=len(self.checklist)), "meta"),
+                (words().checked_count.format(done=done, total=len(self.checklist)), "meta"),
             ]
         state += [("  ", None), (review.repo, "meta")]
         if review.pr is not None:
@@ -253,16 +254,16 @@ class ReviewView(Pane, can_focus=True):
         if review.link:
             blocks.append(_Block([(review.link, "meta")], pad, searched=False))
         if self.stale:
-            banner = "⚠ " + words.STALE_BANNER.format(problems=self.hint_keys.get("problems", "p"))
+            banner = "⚠ " + words().stale_banner.format(problems=self.hint_keys.get("problems", "p"))
             blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
         if self.changes:
-            described = words.CHANGE_SEP.join(
-                f"{what} {how}" for what, how in describe_changes(self.changes, review)
+            described = words().change_sep.join(
+                f"{what} {how}" for what, how in presenting.describe_changes(self.changes, review)
             )
-            text = words.UPDATED_BANNER.format(
-                since=words.UPDATED_SINCE_READ,
+            text = words().updated_banner.format(
+                since=words().updated_since_read,
                 what=described,
-                hint=words.UPDATED_HINT.format(read=self.hint_keys.get("read", "r")),
+                hint=words().updated_hint.format(read=self.hint_keys.get("read", "r")),
             )
             blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
         if review.verdict_note:
@@ -270,11 +271,11 @@ class ReviewView(Pane, can_focus=True):
         for paragraph in review.summary.split("\n\n"):
             blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
         index = 0
-        for section in ("focus", "read_order", "actions", "caveats"):
+        for section in SECTIONS:
             items = review.items(section)
             if not items:
                 continue
-            heading: Runs = [(words.SECTION_HEADINGS[section], "heading")]
+            heading: Runs = [(words().section_headings[section], "heading")]
             if section in CHECKABLE:
                 done = sum(1 for item in items if item.key in self.checked)
                 heading += [(f"  {done}/{len(items)}", "meta")]
@@ -313,9 +314,9 @@ class ReviewView(Pane, can_focus=True):
     def _badge(self, key: str) -> str | None:
         assert self.changes is not None
         if key in self.changes.added:
-            return words.CHANGE_BADGES["added"]
+            return words().change_badges["added"]
         if key in self.changes.edited:
-            return words.CHANGE_BADGES["edited"]
+            return words().change_badges["edited"]
         return None
 
     def _style(self, name: Hashable) -> Style:
@@ -350,7 +351,7 @@ class ReviewView(Pane, can_focus=True):
                 lines.append(_Line([], None, None))
             fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
             prefix_width = sum(cell_len(text) for text, _ in block.prefix)
-            indent = [(" " * prefix_width, None)]
+            indent: Runs = [(" " * prefix_width, None)]
             if block.prefix and block.prefix[0][1] == "focus-bar":
                 indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
             start = len(lines)
@@ -519,7 +520,7 @@ class ReviewView(Pane, can_focus=True):
             self.app.bell()
             return
         item = self.checklist[self.cursor]
-        post_to_app(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+        post_to_screen(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
     def on_click(self, event: events.Click) -> None:
         """A click on an item's box toggles it; elsewhere on the item moves the cursor."""
@@ -541,20 +542,3 @@ def _styled(text: str, base: str | None) -> Runs:
 
 def _is_match(style: Hashable) -> bool:
     return isinstance(style, tuple) and len(style) == 2 and style[1] == MATCH
-
-
-def describe_changes(changes: ReviewChanges, review: Review) -> list[tuple[str, str]]:
-    """(what, how) pairs in the UI's words, e.g. ("Summary", "edited"), ("Focus on", "1 added")."""
-    out = [(words.field_name(name), words.CHANGE_EDITED) for name in changes.fields]
-    for section in SECTIONS:
-        keys = {item.key for item in review.items(section)}
-        parts = []
-        if added := len(changes.added & keys):
-            parts.append(words.CHANGE_ADDED_N.format(n=added))
-        if edited := len(changes.edited & keys):
-            parts.append(words.CHANGE_EDITED_N.format(n=edited))
-        if removed := changes.removed.get(section, 0):
-            parts.append(words.CHANGE_REMOVED_N.format(n=removed))
-        if parts:
-            out.append((words.field_name(section), words.LIST_SEP.join(parts)))
-    return out

@@ -10,8 +10,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 
-from tui import words
-from tui.ui.widgets.to_app import post_to_app
+from tui.i18n import words
+from tui.ui.widgets.to_screen import post_to_screen
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -47,7 +47,7 @@ class SearchBar(Horizontal):
         if self._input is None:
             from textual.widgets import Input, Label
 
-            self._input = Input(placeholder=words.SEARCH_PLACEHOLDER, id="search-input")
+            self._input = Input(placeholder=words().search_placeholder, id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
         return self._input
 
@@ -67,7 +67,7 @@ class SearchBar(Horizontal):
         and the App hands each to whatever has focus when it reads it."""
         self.display = True
         box = self.input
-        box.placeholder = words.SEARCH_PLACEHOLDER
+        box.placeholder = words().search_placeholder
         box.value = query
         box.cursor_position = len(query)
         if box.is_mounted:
@@ -82,11 +82,11 @@ class SearchBar(Horizontal):
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         if self.display:
-            post_to_app(self, self.Changed(event.value))
+            post_to_screen(self, self.Changed(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        post_to_app(self, self.Submitted(event.value))
+        post_to_screen(self, self.Submitted(event.value))
 
     def action_cancel(self) -> None:
-        post_to_app(self, self.Cancelled())
+        post_to_screen(self, self.Cancelled())

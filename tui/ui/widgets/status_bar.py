@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from tui import words
+from tui.i18n import words
 
 
 class StatusBar(Static):
@@ -20,13 +20,13 @@ class StatusBar(Static):
         # Counts and warnings first: the repo list is the part that may be cut off.
         parts: list[tuple[str, str] | str] = [
             ("prdigest-tui", "bold"),
-            "  " + words.STATUS_COUNTS.format(reviews=f"{reviews:,}", unread=f"{unread:,}"),
+            "  " + words().status_counts.format(reviews=f"{reviews:,}", unread=f"{unread:,}"),
         ]
         if problems:
-            parts += ["  ", (words.plural(words.STATUS_PROBLEMS, problems), "bold $error")]
+            parts += ["  ", (words().plural(words().status_problems, problems), "bold $error")]
         if loading is not None:
             done, total = loading
-            parts += ["  ", (words.STATUS_LOADING.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
+            parts += ["  ", (words().status_loading.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
         if repos:
             parts += ["  ", (", ".join(repos), "$accent")]
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

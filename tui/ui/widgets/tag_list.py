@@ -25,7 +25,7 @@ from tui.core.wrap import Line, line_width, truncate, wrap
 from tui.ui.presenting import TagCount
 from tui.ui.widgets.cursor_list import CursorList
 from tui.ui.widgets.scrolling import set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 
 def wrapped(
@@ -231,9 +231,9 @@ class TagList(CursorList):
 
     def chosen(self) -> None:
         if self.highlighted is not None:
-            post_to_app(self, self.Chosen(self.counts[self.highlighted].tag))
+            post_to_screen(self, self.Chosen(self.counts[self.highlighted].tag))
 
     def action_open(self) -> None:
         tag = self.tag
         if tag is not None:
-            post_to_app(self, self.Opened(tag))
+            post_to_screen(self, self.Opened(tag))

@@ -22,12 +22,12 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from tui import words
 from tui.core.model import Item, Review
 from tui.core.search import shown
 from tui.core.wrap import truncate
+from tui.i18n import words
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
-from tui.ui.widgets.to_app import post_to_app
+from tui.ui.widgets.to_screen import post_to_screen
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class TodoList(Pane, can_focus=True):
     BINDINGS = [
         Binding("j,down", "move(1)", "Down", id="todo.down", tooltip="Next item", show=False),
         Binding("k,up", "move(-1)", "Up", id="todo.up", tooltip="Previous item", show=False),
-        Binding("space", "toggle", "Check", id="todo.toggle", tooltip="Check or uncheck the item"),
+        Binding("space", "check_item", "Check", id="todo.toggle", tooltip="Check or uncheck the item"),
         Binding(
             "enter", "go", "Go to review", id="todo.go", tooltip="Close this view and show the item's review"
         ),
@@ -90,7 +90,7 @@ class TodoList(Pane, can_focus=True):
                 (
                     n
                     for n in items
-                    if self.rows[n].review.key == keep.review.key and self.rows[n].item.key == keep.item.key  # type: ignore[union-attr]
+                    if self.rows[n].review.key == keep.review.key and self.rows[n].item.key == keep.item.key  # type: ignore[union-attr]  # `items` rows have an item
                 ),
                 None,
             )
@@ -119,7 +119,7 @@ class TodoList(Pane, can_focus=True):
         if not self.rows:
             if index == 0:
                 return Strip(
-                    [Segment(truncate(words.NO_ACTIONS, width), self._style("empty"))]
+                    [Segment(truncate(words().no_actions, width), self._style("empty"))]
                 ).adjust_cell_length(width, self.rich_style)
             return Strip.blank(width, self.rich_style)
         if index >= len(self.rows):
@@ -127,7 +127,7 @@ class TodoList(Pane, can_focus=True):
         row = self.rows[index]
         review = row.review
         if row.item is None:
-            verdict = f"  {words.VERDICT_WORDS.get(review.verdict, review.verdict)}"
+            verdict = f"  {words().verdict_words.get(review.verdict, review.verdict)}"
             title = truncate(review.title, max(0, width - cell_len(verdict) - 2))
             segments = [
                 Segment(" ", self.rich_style),
@@ -136,8 +136,8 @@ class TodoList(Pane, can_focus=True):
             ]
         else:
             done = row.item.key in self.checked(review)
-            section = words.TODO_SECTION_SHORT.get(row.item.section, row.item.section)
-            label_width = max(cell_len(label) for label in words.TODO_SECTION_SHORT.values())
+            section = words().todo_section_short.get(row.item.section, row.item.section)
+            label_width = max(cell_len(label) for label in words().todo_section_short.values())
             lead = [
                 Segment("   ", self.rich_style),
                 Segment("[✓] " if done else "[ ] ", self._style("checked" if done else "box")),
@@ -188,18 +188,18 @@ class TodoList(Pane, can_focus=True):
         if 0 <= index < len(self.rows):
             self.cursor = index
 
-    def action_toggle(self) -> None:
+    def action_check_item(self) -> None:
         row = self.current
         if row is None or row.item is None:
             self.app.bell()
             return
         done = row.item.key in self.checked(row.review)
-        post_to_app(self, self.Toggled(row.review.key, row.item.key, not done))
+        post_to_screen(self, self.Toggled(row.review.key, row.item.key, not done))
 
     def action_go(self) -> None:
         row = self.current
         if row is not None and row.item is not None:
-            post_to_app(self, self.Go(row.review.key, row.item.key))
+            post_to_screen(self, self.Go(row.review.key, row.item.key))
 
     def on_click(self, event: events.Click) -> None:
         index = self.scroll_offset.y + event.y
@@ -207,4 +207,4 @@ class TodoList(Pane, can_focus=True):
             return
         self.cursor = index
         if event.x < 7:  # on the checkbox
-            self.action_toggle()
+            self.action_check_item()

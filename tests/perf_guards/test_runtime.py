@@ -1,0 +1,202 @@
+"""The process-wide tweaks of tui.runtime: installed and undone around a command;
+the garbage collector's full collections run after a frame, not inside a key."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app_helpers import make_app
+from tui import runtime
+
+
+@pytest.fixture(autouse=True)
+def installed_runtime() -> Iterator[None]:
+    """As `tui.cli.run` runs every command."""
+    with runtime.installed():
+        yield
+
+
+def test_installed_and_undone() -> None:
+    """Outside `installed()` (this test's fixture) the process is as it was;
+    inside, the collector is off until loading ends and the switch interval short."""
+    assert not gc.isenabled() and sys.getswitchinterval() == runtime.SWITCH_S
+    threshold = gc.get_threshold()
+    runtime.loaded()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+    with runtime.installed():
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+    assert gc.get_threshold() != threshold
+
+
+def test_nothing_happens_unless_installed() -> None:
+    """An App made without `tui.cli.run` (a test, an embedding program) leaves
+    the collector and the switch interval alone."""
+    before = (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count())
+    runtime._installed = False
+    try:
+        runtime.loaded()
+        young_collections_until_a_full_one_is_due_or_skip()
+        assert not runtime.full_due() and not runtime.overdue()
+    finally:
+        runtime._installed = True
+    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def young_collections_until_a_full_one_is_due(count: int = runtime.FULL_EVERY) -> None:
+    """Cyclic garbage until CPython has run `count` generation-1 collections
+    since its last full one (its own full collections are held off meanwhile)."""
+    deadline = time.monotonic() + 10
+    while gc.get_count()[2] < count:
+        assert time.monotonic() < deadline
+        for _ in range(500):
+            a: list[object] = []
+            a.append(a)
+
+
+def test_due_once_until_collected() -> None:
+    runtime.loaded()
+    assert gc.isenabled() and gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+    gc.collect()
+    assert not runtime.full_due()
+    young_collections_until_a_full_one_is_due()
+    assert runtime.full_due()
+    assert not runtime.full_due()  # scheduled already: once is enough
+    runtime.collect_full()
+    assert gc.get_count()[2] == 0
+    assert not runtime.full_due()
+
+
+def test_overdue_once_until_collected() -> None:
+    runtime.loaded()
+    gc.collect()
+    young_collections_until_a_full_one_is_due()
+    assert runtime.full_due() and not runtime.overdue()
+    young_collections_until_a_full_one_is_due(runtime.OVERDUE)
+    assert runtime.waiting() and runtime.overdue()
+    assert not runtime.overdue()  # forced already
+    runtime.collect_full()
+    assert not runtime.waiting() and not runtime.overdue()
+
+
+def test_never_due_while_the_collector_is_off() -> None:
+    """Start-up: the collector stays off until loading ends."""
+    runtime.loaded()
+    young_collections_until_a_full_one_is_due()
+    gc.disable()
+    assert not runtime.full_due()
+
+
+class Recorder:
+    """Frames the App hands its driver, and the full collections, in order."""
+
+    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
+        self.events: list[str] = []
+        display = app._display
+
+        def recording(screen: object, renderable: object) -> None:
+            if renderable is not None:
+                self.events.append("frame")
+            display(screen, renderable)
+
+        app._display = recording
+
+    def on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            self.events.append("full collection")
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        """Record the full collections from now on (and nothing before)."""
+        self.events.clear()
+        gc.callbacks.append(self.on_collection)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(self.on_collection)
+
+    async def until_collected(self) -> None:
+        deadline = time.monotonic() + 5
+        while "full collection" not in self.events:
+            assert time.monotonic() < deadline, self.events
+            await asyncio.sleep(0.02)
+
+
+def young_collections_until_a_full_one_is_due_or_skip() -> None:
+    """With the collector off (as installed) none runs: make it run, briefly."""
+    gc.enable()
+    try:
+        young_collections_until_a_full_one_is_due()
+    finally:
+        gc.disable()
+
+
+async def collector_on(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + 10
+    while not gc.isenabled():  # on once loading ends
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    await pilot.pause()
+    assert gc.get_threshold()[2] == runtime.FULL_SAFETY_NET
+
+
+async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Keys as a held key sends them: never a pause as long as `QUIET_S`."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        await asyncio.sleep(runtime.QUIET_S / 4)
+
+
+async def test_the_app_collects_after_its_frame_not_before(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        young_collections_until_a_full_one_is_due()
+        with recorder.watching():
+            await pilot.press("j")
+            await pilot.pause()
+            await recorder.until_collected()
+        assert recorder.events[:2] == ["frame", "full collection"], recorder.events
+        assert gc.get_count()[2] < runtime.FULL_EVERY
+
+
+async def test_a_burst_of_keys_is_not_interrupted_by_a_full_collection(tmp_path: Path) -> None:
+    """j held down: the collection that falls due waits for the keys to stop."""
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        young_collections_until_a_full_one_is_due()
+        with recorder.watching():
+            await burst(pilot, "jjjjkkkkjjjj")
+            assert "full collection" not in recorder.events, recorder.events
+            assert recorder.events.count("frame") >= 12
+            await recorder.until_collected()
+        assert recorder.events.count("full collection") == 1
+        assert recorder.events[-1] == "full collection"
+
+
+async def test_a_long_burst_collects_once_overdue_not_at_its_end(tmp_path: Path) -> None:
+    """j held down for long: garbage must not pile up until the keys stop (one
+    collection of ten seconds' pile took 225 ms), so an overdue collection runs
+    right after the next frame, pause or not."""
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        young_collections_until_a_full_one_is_due(runtime.OVERDUE)
+        with recorder.watching():
+            await burst(pilot, "jjjjkkkk")
+            assert recorder.events[:2] == ["frame", "full collection"], recorder.events
+            assert recorder.events.count("frame") >= 8
+        assert gc.get_count()[2] < runtime.FULL_EVERY

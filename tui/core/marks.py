@@ -1,0 +1,152 @@
+"""The reader's marks in memory: reviews read, items checked, and the version of
+each review the reader last saw. No disk here: `tui.store.state.ReadState`
+adds the state file (load, merge, atomic save) on top.
+
+Every mark carries when it was made, a hybrid logical clock's stamp
+(`tui.core.clock`: wall-clock time, but always later than every mark the reader
+has seen), so two instances writing the same file merge instead of overwriting
+each other (newest wins, field by field), whatever their clocks say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from tui.core.clock import HybridClock, Stamp
+from tui.core.model import SECTIONS, Review, ReviewChanges, compare, review_key
+
+
+def stamp_json(at: Stamp) -> dict[str, object]:
+    """A stamp as the state file holds it: `c` only when a mark was stamped past
+    the wall clock, so files stay as they were (a float `t`) for everyone whose
+    clock never went back."""
+    return {"t": at.wall, "c": at.count} if at.count else {"t": at.wall}
+
+
+class Mark(NamedTuple):
+    value: bool
+    at: Stamp
+    digest: str | None = None  # an item's text digest when it was checked
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"v": self.value, **stamp_json(self.at)}
+        if self.digest is not None:
+            out["h"] = self.digest
+        return out
+
+
+class Seen(NamedTuple):
+    """The fingerprint of a review when the reader last read or checked it."""
+
+    fingerprint: dict[str, object]
+    at: Stamp
+
+    def to_json(self) -> dict[str, object]:
+        return {"v": self.fingerprint, **stamp_json(self.at)}
+
+
+class ReviewMarks:
+    """One review's marks. (A plain class: see model.ReviewChanges.)"""
+
+    __slots__ = ("items", "read", "seen")
+
+    def __init__(self) -> None:
+        self.read: Mark | None = None
+        self.items: dict[str, Mark] = {}
+        self.seen: Seen | None = None
+
+
+class Marks:
+    """Every review's marks, by review key, stamped by `clock` (which the state
+    file's reader shows every mark it reads: a new mark wins over all of them)."""
+
+    def __init__(self, clock: HybridClock | None = None) -> None:
+        self.clock = clock if clock is not None else HybridClock()
+        self.reviews: dict[str, ReviewMarks] = {}
+        self._changes = 0  # marks made so far
+
+    # -- queries -------------------------------------------------------------
+
+    def is_read(self, review_key: str) -> bool:
+        marks = self.reviews.get(review_key)
+        return bool(marks and marks.read and marks.read.value)
+
+    def read_keys(self) -> list[str]:
+        return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
+
+    def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
+        """Checked item keys. Given the items' current digests, a check made on
+        different text does not count: the reader has not seen the new text."""
+        marks = self.reviews.get(review_key)
+        if not marks:
+            return frozenset()
+        return frozenset(
+            key
+            for key, mark in marks.items.items()
+            if mark.value and (digests is None or mark.digest is None or digests.get(key) == mark.digest)
+        )
+
+    def seen(self, review_key: str) -> dict[str, object] | None:
+        marks = self.reviews.get(review_key)
+        return marks.seen.fingerprint if marks and marks.seen else None
+
+    def touched(self, review_key: str) -> bool:
+        """Read, or with any item checked: a change to it is news to the reader."""
+        marks = self.reviews.get(review_key)
+        return bool(
+            marks and ((marks.read and marks.read.value) or any(m.value for m in marks.items.values()))
+        )
+
+    # -- changes -------------------------------------------------------------
+
+    def _now(self) -> Stamp:
+        self._changes += 1
+        return self.clock.now()
+
+    def set_read(self, review_key: str, value: bool) -> None:
+        self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
+
+    def set_checked(self, review_key: str, item_key: str, value: bool, digest: str | None = None) -> None:
+        marks = self.reviews.setdefault(review_key, ReviewMarks())
+        marks.items[item_key] = Mark(value, self._now(), digest)
+
+    def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
+        self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
+
+    def adopt_title_marks(self, reviews: Iterable[Review]) -> int:
+        """Marks made before a review had a `pr:` are under its `repo:title` key;
+        a review that has gained one (key `repo#pr`) and has no marks of its own
+        takes a copy of them. The old key's marks stay, for an older version
+        of the file. Returns how many reviews adopted marks."""
+        if not any(":" in key for key in self.reviews):  # `repo#pr` keys have no ':'
+            return 0
+        adopted = 0
+        for review in reviews:
+            if review.pr is None or review.key in self.reviews:
+                continue
+            old = self.reviews.get(review_key(review.repo, None, review.title))
+            if old is not None:
+                marks = self.reviews[review.key] = ReviewMarks()
+                marks.read, marks.items, marks.seen = old.read, dict(old.items), old.seen
+                adopted += 1
+        return adopted
+
+
+def checked_items(marks: Marks, review: Review) -> frozenset[str]:
+    """Checked item keys of every section; a check made on other text does not count."""
+    marked = marks.checked(review.key)
+    if not marked:
+        return marked  # nothing checked: no need to hash the items
+    digests = {item.key: item.digest for section in SECTIONS for item in review.items(section)}
+    return marks.checked(review.key, digests)
+
+
+def changes(marks: Marks, review: Review) -> ReviewChanges | None:
+    """What changed since the reader read or checked this review, if anything."""
+    if not marks.touched(review.key):
+        return None
+    seen = marks.seen(review.key)
+    if seen is None:
+        return None
+    return compare(seen, review) or None

@@ -1,0 +1,136 @@
+"""Process-wide tweaks for the reader: when the garbage collector runs, and how
+soon Textual's writer thread gets the GIL. `tui.cli.run` installs them
+(`installed()`) around the command and undoes them on the way out; the App
+never switches them on itself, so an App made in a test or an embedding
+program leaves the process as it found it.
+
+The garbage collector is off while start-up builds the library: it builds many
+long-lived objects and little garbage, so collections then only cost time.
+Once loading ends (`loaded()`), what was loaded is frozen, out of every later
+collection's walk, and the collector comes back on. Its full collections are
+then run in a pause, not in the middle of a key: drawing a frame leaves cyclic
+garbage behind (Textual's strips cache crops of themselves), and left to
+CPython a full collection starts inside whichever allocation tips the count
+and delays that key's frame. The reader's screen asks `full_due()` each time it
+goes idle and, once the screen is drawn and no key or mouse event has come for
+`QUIET_S`, runs `collect_full()`: as often as CPython would have (every tenth
+generation-1 collection), but never between the keys of a burst (j held down).
+A burst cannot hold a collection off for long, though: garbage piles up while
+it waits, and one big pile is a long stall. Once `OVERDUE` generation-1
+collections have run since the last full one, the screen collects right after
+its next frame, pause or not. CPython's own full collections, at
+`FULL_SAFETY_NET`, are left for an App that never goes idle.
+
+Textual draws a frame on the main thread and hands its text to a writer thread,
+which needs the GIL three times a frame. While the main thread runs Python code
+CPython hands the GIL over only every switch interval (5 ms by default), so a
+frame drawn while the main thread goes on working (loading, right after the
+first frame) reaches the terminal late; `SWITCH_S` shortens the wait. The
+interval only matters while another thread waits for the GIL: the writer, or
+the thread saving the parse cache. (bench/README.md has the measurements.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import sys
+import time
+from collections.abc import Iterator
+
+FULL_EVERY = 10
+"""Generation-1 collections between two full ones: CPython's default."""
+
+OVERDUE = 2 * FULL_EVERY
+"""Generation-1 collections after which a due full one runs even mid-burst."""
+
+FULL_SAFETY_NET = 3 * FULL_EVERY
+"""CPython's own full collection, if none ran after a frame meanwhile."""
+
+QUIET_S = 0.25
+"""A due full collection waits until input has been quiet this long."""
+
+SWITCH_S = 0.001
+"""The switch interval while the reader runs."""
+
+_installed = False
+"""`installed()` is in effect: the collector is ours to schedule."""
+_scheduled = False
+"""A due full collection waits for a pause."""
+_forced = False
+"""An overdue one is to run right after the next frame."""
+_last_input = 0.0
+
+
+@contextlib.contextmanager
+def installed() -> Iterator[None]:
+    """The collector off until `loaded()`, and the short switch interval; on
+    exit the collector, its thresholds and the interval are as they were."""
+    global _installed, _scheduled, _forced
+    enabled, threshold, interval = gc.isenabled(), gc.get_threshold(), sys.getswitchinterval()
+    was_installed = _installed
+    gc.disable()
+    sys.setswitchinterval(SWITCH_S)
+    _installed = True
+    try:
+        yield
+    finally:
+        _installed, _scheduled, _forced = was_installed, False, False
+        sys.setswitchinterval(interval)
+        gc.unfreeze()  # what `loaded()` froze goes back to the oldest generation
+        gc.set_threshold(*threshold)
+        (gc.enable if enabled else gc.disable)()
+
+
+def loaded() -> None:
+    """Loading ended: loaded reviews live until quit, so keep the collector from
+    walking them again and again, and turn it back on. Nothing unless installed."""
+    global _scheduled, _forced
+    if not _installed:
+        return
+    _scheduled = _forced = False  # one an earlier app in this process scheduled and never ran
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_SAFETY_NET)
+    gc.enable()
+
+
+def note_input() -> None:
+    """A key or mouse event came (the App tells, for every one)."""
+    global _last_input
+    _last_input = time.monotonic()
+
+
+def quiet_left() -> float:
+    """Seconds until input will have been quiet for `QUIET_S` (0: it has)."""
+    return max(0.0, _last_input + QUIET_S - time.monotonic())
+
+
+def full_due() -> bool:
+    """A full collection is due and none is scheduled yet (the caller schedules it)."""
+    global _scheduled
+    if not _installed or _scheduled or not gc.isenabled() or gc.get_count()[2] < FULL_EVERY:
+        return False
+    _scheduled = True
+    return True
+
+
+def overdue() -> bool:
+    """A full collection is overdue and none is forced yet (the caller runs it
+    after its frame): waiting longer for a pause would make it a stall."""
+    global _forced
+    if not _installed or _forced or not gc.isenabled() or gc.get_count()[2] < OVERDUE:
+        return False
+    _forced = True
+    return True
+
+
+def waiting() -> bool:
+    """A due collection still waits for a pause (none ran since it fell due)."""
+    return _scheduled
+
+
+def collect_full() -> None:
+    global _scheduled, _forced
+    _scheduled = _forced = False
+    gc.collect()

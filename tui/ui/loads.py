@@ -1,0 +1,166 @@
+"""Reading the entry files for the reader: the first part (what the first frame
+shows), the rest in the background, then the watcher and the reloads it
+brings, and saving the parse cache. The reading itself is `tui.load`'s; here it
+is run in the App's workers and what is read is handed to the reader's screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui import runtime
+from tui.core.model import Library
+from tui.i18n import words
+from tui.load.cache import ParseCache
+from tui.load.discover import split_roots
+from tui.load.first_frame import (
+    FirstPart,
+    finish_first_part,
+    first_library,
+    first_part,
+    from_cache,
+    parse_in_background,
+)
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.timer import Timer
+
+    from tui.ui.reader import ReaderScreen
+
+CACHE_SAVE_QUIET_S = 5.0
+"""After a reload, the parse cache is written once files have not changed for
+this long: a save writes the whole cache, and files edited one after another
+(an editor's saves, a checkout) would write it again and again. Quitting
+before then costs the next start a parse of those files."""
+
+
+class Loads:
+    """The App's file reading, from the first part to the last reload."""
+
+    def __init__(
+        self,
+        app: App[None],
+        reader: ReaderScreen,
+        paths: list[Path],
+        cache: ParseCache,
+        first: FirstPart | None,
+        *,
+        watch: bool,
+    ) -> None:
+        """`first`: the first frame's files, planned (and maybe being parsed) by
+        the command line before Textual was imported (`plan_first_part`)."""
+        self.app = app
+        self.reader = reader
+        self.paths = paths
+        self.cache = cache
+        self.watching = watch
+        self.folders, self.files = split_roots(paths)
+        self.reloads = 0  # applied reloads, for tests and benchmarks
+        self.cache_save_quiet_s = CACHE_SAVE_QUIET_S
+        self._first = first
+        self._rest: list[Path] = []  # files the first frame did not show
+        self._stop_watch = asyncio.Event()
+        self._pending: set[Path] = set()
+        self._applying = False
+        self._cache_save: Timer | None = None  # the save after reloads, waiting for quiet
+
+    def first_library(self) -> Library:
+        """The files the first frame shows, read now (or finished, if the command
+        line started them); the others are left for `load_rest`."""
+        if self._first is not None:
+            hits, rest, missing = finish_first_part(self._first)
+            self._first = None
+        else:
+            hits, rest, missing = first_part(self.paths, self.cache)
+        self._rest = rest
+        return first_library(hits, missing)
+
+    def load_rest(self) -> None:
+        """The files the first frame did not show: those the cache has at once,
+        the others parsed in the background; then start watching for changes."""
+        self.app.run_worker(self._load_rest(self._rest), group="load", exclusive=True, exit_on_error=False)
+
+    async def _load_rest(self, rest: list[Path]) -> None:
+        reader = self.reader
+        try:
+            cached, misses = from_cache(rest, self.cache)
+            if cached:
+                reader.deliver(cached)
+            if misses:
+                reader.load_progress = (0, len(misses))
+                reader.refresh_status()
+
+                def progress(done: int, total: int) -> None:
+                    reader.load_progress = (done, total)
+                    reader.refresh_status()
+
+                await parse_in_background(misses, self.cache, reader.deliver, progress)
+                reader.load_progress = None
+                reader.refresh_status()
+        finally:
+            runtime.loaded()  # `tui.cli.run` starts with the collector off
+        self.save_cache()
+        # The search box, ready for a `/` (SearchBar.prepare); after the frame
+        # that shows what was just loaded, as the watcher, whose first start
+        # imports watchfiles and anyio, which would delay it.
+        self.app.call_after_refresh(reader.search_bar.prepare)
+        if self.watching:
+            self.app.call_after_refresh(self.watch_entries)
+
+    def save_cache(self) -> None:
+        self.app.run_worker(self.cache.save, thread=True, group="cache", exclusive=True, exit_on_error=False)
+
+    def stop(self) -> None:
+        self._stop_watch.set()
+
+    # -- hot reload --------------------------------------------------------------
+
+    def watch_entries(self) -> None:
+        self.app.run_worker(self._watch_entries(), group="watch", exclusive=True, exit_on_error=False)
+
+    async def _watch_entries(self) -> None:
+        from tui.load.reload import missed_changes
+        from tui.load.watch import watch, watch_roots
+
+        def notice(text: str) -> None:
+            self.app.notify(text, title=words().watching, severity="warning", timeout=8, markup=False)
+
+        def catch_up() -> Awaitable[
+            set[Path]
+        ]:  # what changed while nothing watched: since the scan, or a restart
+            return missed_changes(self.paths, self.reader.library.files, self.cache)
+
+        roots = watch_roots(self.folders, self.files)
+        async for changed in watch(roots, self._stop_watch, notice, catch_up=catch_up):
+            self._pending |= changed
+            if not self._applying:
+                self.app.run_worker(self._apply_pending(), group="reload", exit_on_error=False)
+
+    async def _apply_pending(self) -> None:
+        """Apply changes until none are pending; changes that arrive meanwhile
+        are folded into the next round, so a burst becomes one or two refreshes."""
+        from tui.load.reload import read_changes  # the parser: not needed until a file changes
+
+        self._applying = True
+        try:
+            while self._pending:
+                changed, self._pending = self._pending, set()
+                library = self.reader.library
+                updates = await read_changes(changed, self.folders, self.files, library.files, self.cache)
+                if updates:
+                    self.reader.apply_updates(updates)
+                    self.reloads += 1
+            self._save_cache_when_quiet()
+        finally:
+            self._applying = False
+
+    def _save_cache_when_quiet(self) -> None:
+        if self._cache_save is not None:
+            self._cache_save.stop()
+        self._cache_save = self.app.set_timer(
+            self.cache_save_quiet_s, self.save_cache, name="save parse cache"
+        )

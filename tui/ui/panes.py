@@ -1,0 +1,236 @@
+"""The reader's screen, its state and its panes: what is chosen (the filters,
+the review, the pane with focus), what the panes are given to show, and moving
+the focus and the selection. `tui.ui.reader.ReaderScreen` adds the keys and
+messages that change them, with the search keys (`tui.ui.search_keys`) and the
+mark keys (`tui.ui.mark_keys`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.reactive import reactive
+
+from tui.core.filters import Filters, labels, marks_narrow, select
+from tui.core.marks import changes, checked_items
+from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
+from tui.core.search import SearchIndex
+from tui.i18n import words
+from tui.store.saver import StateSaver
+from tui.store.state import ReadState
+from tui.ui import presenting
+from tui.ui.screens.base import MainScreen
+from tui.ui.widgets.filter_bar import FilterBar
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.search_bar import SearchBar
+from tui.ui.widgets.status_bar import StatusBar
+from tui.ui.widgets.tag_list import TagList
+
+PANES = ("tags", "reviews", "review")
+"""The panes, in the order tab visits them."""
+
+
+class ReaderPanes(MainScreen):
+    # repaint=False: a reactive on a screen repaints all of it when it changes;
+    # the watchers below refresh just the panes the change touches.
+    filters: reactive[Filters] = reactive(Filters(), init=False, repaint=False)
+    current_key: reactive[str | None] = reactive(None, init=False, repaint=False)
+    pane: reactive[str] = reactive("reviews", init=False, repaint=False)
+
+    def __init__(self, state: ReadState, key_for: Callable[[str], str]) -> None:
+        """`key_for`: how the key bound to a binding id is shown, after the user's keymap."""
+        super().__init__(id="_default")
+        self.state = state
+        self.saver = StateSaver(state)  # saves off the loop: a held lock never freezes it
+        self.key_for = key_for
+        self.library = Library()
+        self.search_index = SearchIndex()
+        self.load_progress: tuple[int, int] | None = None  # files parsed, files to parse
+
+    # Typed accessors for the panes.
+    @property
+    def tag_list(self) -> TagList:
+        return self.query_one(TagList)
+
+    @property
+    def review_list(self) -> ReviewList:
+        return self.query_one(ReviewList)
+
+    @property
+    def review_view(self) -> ReviewView:
+        return self.query_one(ReviewView)
+
+    @property
+    def search_bar(self) -> SearchBar:
+        return self.query_one(SearchBar)
+
+    # -- data down ---------------------------------------------------------------
+
+    def checked(self, review: Review) -> frozenset[str]:
+        return checked_items(self.state, review)
+
+    def _visible(self) -> list[Review]:
+        """The reviews listed: one pass over the tag's reviews. The open review
+        stays listed after it is marked read or checked, so the list does not
+        jump under the reader's cursor."""
+        return select(
+            self.library.under(self.filters.tag),
+            self.filters,
+            is_read=self.state.is_read,
+            checked=self.checked,
+            index=self.search_index,
+            keep=self.current_key,
+        )
+
+    def _row(self, review: Review) -> presenting.ReviewRow:
+        return presenting.review_row(self.library, self.state, review)
+
+    def _refresh_all(self, fallback: int = 0, *, relist: bool = True) -> None:
+        """Redraw from the model and the marks. A review or tag that is gone is
+        replaced by a neighbour: the row at `fallback` in the list. With
+        `relist` False (only marks changed, and no filter depends on them) the
+        same reviews stay listed and only their rows and the review are redrawn."""
+        if relist:
+            self.state.adopt_title_marks(self.library.reviews)  # reviews that gained a `pr:`
+        if self.current_key not in self.library.by_key:
+            self.set_reactive(ReaderPanes.current_key, None)
+            relist = True
+        tag = self.filters.tag
+        if tag not in (ALL_TAG, UNREAD_TAG) and tag not in self.library.tags:
+            self.set_reactive(ReaderPanes.filters, self.filters._replace(tag=ALL_TAG))
+            relist = True
+        self.tag_list.show_counts(presenting.tag_counts(self.library, self.state), self.filters.tag)
+        if relist:
+            self._refresh_list(fallback)
+        else:
+            self.review_list.redraw_rows()
+            self._refresh_review()
+        self.refresh_status()
+
+    def _refresh_list(self, fallback: int = 0) -> None:
+        filters = self.filters
+        if filters.narrowing or filters.tag == UNREAD_TAG:
+            empty = words().no_reviews_filtered.format(key=self.key_for("filter.clear"))
+        else:
+            empty = words().no_reviews
+        terms = filters.terms
+        listing = self.review_list
+        key = listing.show_reviews(self._visible(), self._row, self.current_key, empty, fallback, terms=terms)
+        self.review_view.set_terms(terms)
+        if key != self.current_key:
+            self.current_key = key
+        else:
+            self._refresh_review()
+        self._refresh_filter_bar()
+
+    def _refresh_review(self) -> None:
+        review = self.library.by_key.get(self.current_key) if self.current_key else None
+        view = self.review_view
+        if review is None:
+            view.show(None, frozenset(), False)
+            return
+        view.show(
+            review,
+            self.checked(review),
+            self.state.is_read(review.key),
+            changes=changes(self.state, review),
+            stale=self.library.is_stale(review),
+        )
+
+    def refresh_status(self) -> None:
+        self.query_one(StatusBar).show(
+            self.library.repos,
+            len(self.library.reviews),
+            presenting.unread_count(self.library, self.state),
+            self.library.problem_count,
+            self.load_progress,
+        )
+        # The list's own filters under it (its tag is the one highlighted above it).
+        narrowing = labels(self.filters._replace(tag=ALL_TAG))
+        self.query_one("#reviews").border_subtitle = " · ".join(narrowing)
+
+    def _refresh_filter_bar(self) -> None:
+        filters = self.filters
+        self.query_one(FilterBar).show(
+            labels(filters), filters.query, len(self.review_list.reviews), self.key_for("filter.clear")
+        )
+        self.refresh_bindings()  # the clear and next-match keys come and go with the filters
+
+    def watch_filters(self, old: Filters, new: Filters) -> None:
+        self._refresh_list()
+        if new.query != old.query:
+            self.review_view.goto_match(1)
+        if new._replace(query="") != old._replace(query=""):
+            self.refresh_status()
+
+    def watch_current_key(self) -> None:
+        self._refresh_review()
+
+    def watch_pane(self, pane: str) -> None:
+        self._sync_reading()
+
+    def _sync_reading(self) -> None:
+        """`-reading` swaps the panes on narrow terminals only. Toggling a screen
+        class restyles every widget, so wide terminals never toggle it."""
+        self.set_class(self.has_class("-narrow") and self.pane == "review", "-reading")
+
+    # -- moving ------------------------------------------------------------------
+
+    def _focus_pane(self, pane: str) -> None:
+        """Focus now, so the focus and what the key changed show in one frame;
+        but a pane that the narrow layout shows only once `-reading` is applied,
+        or one under another screen, is focused after the next refresh."""
+        self.pane = pane
+        widget = self.query_one(f"#{pane}")
+        if self.app.screen is self and not self.has_class("-narrow"):
+            self.set_focus(widget)
+        else:
+            self.call_after_refresh(widget.focus)
+
+    def _go_to(self, key: str) -> None:
+        """Select the review `key` in the list (it must be listed) and show it now."""
+        listing = self.review_list
+        index = listing.position_of(key)
+        if listing.reviews and listing.reviews[index].key == key:
+            with listing.prevent(ReviewList.Chosen):
+                listing.highlighted = index
+        self.current_key = key
+
+    def _current_review(self) -> Review | None:
+        """The review the keys act on: the one highlighted in the list. A key typed
+        right after `j` can arrive before the list's Chosen message does, so the
+        list is asked, not the message's last news."""
+        key = self.review_list.key
+        if key is not None and key != self.current_key:
+            self.current_key = key
+        return self.library.by_key.get(self.current_key) if self.current_key else None
+
+    def _reset_filters(self) -> None:
+        """Every filter off and the tag back to All, with one redraw."""
+        self.set_reactive(ReaderPanes.filters, Filters())
+        self._refresh_all()
+
+    # -- marks -------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """Save (off the loop: `saved` follows) and redraw.
+
+        Unless a filter depends on marks, the same reviews stay listed: only
+        their rows, the open review and the counts are drawn again (filtering
+        and listing every review again is most of what a mark would cost).
+        """
+        self.saver.request_save()
+        self._refresh_all(relist=marks_narrow(self.filters))
+        self._warn()
+
+    def saved(self) -> None:
+        """A save finished off the loop: show its warnings, redraw for marks it merged."""
+        if self.saver.collect():
+            self._refresh_all(relist=marks_narrow(self.filters))
+        self._warn()
+
+    def _warn(self) -> None:
+        for warning in self.state.warnings:
+            self.notify(warning, title=words().state, severity="warning", timeout=10, markup=False)
+        self.state.warnings.clear()

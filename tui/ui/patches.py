@@ -1,0 +1,220 @@
+"""Every override of private Textual API, in one place.
+
+Textual is pinned exactly (pyproject.toml): each of these leans on how
+Textual 8.2.8 works inside, and the test named beside it fails if an upgrade
+changes that. Nothing else in the package overrides or calls a private
+Textual method or attribute.
+
+- `set_virtual_size`: a line-API pane's content height changes without laying
+  out the screen (`ScrollView._scroll_update`). tests/perf_guards/test_redraw.py.
+- `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
+  `App._start_widget`), component classes styled once per stylesheet
+  (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
+- `OneFrameScreen`: not styled twice as it first shows (`ScreenResume.refresh_styles`),
+  laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
+  `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
+  tests/perf_guards/test_runtime.py.
+- `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
+  SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
+  resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
+
+from tui import runtime
+from tui.ui.signals import TerminalOutput
+
+
+def set_virtual_size(view: ScrollView, size: Size) -> None:
+    """`Widget.virtual_size` is a reactive with `layout=True`: every change lays
+    out the whole screen and repaints all of it. For our line-API panes it
+    changes on nearly every key (each review has its own height, each tag its
+    own list), yet the pane's own size does not move. What a layout would do for
+    a `ScrollView` is refresh its scrollbars (`ScrollView._size_updated` calls
+    `_scroll_update`), so this does just that, and the pane repaints alone. When
+    a scrollbar appears or disappears, `_refresh_scrollbars` changes its
+    `display`, and that still asks for the layout it needs."""
+    if size == view.virtual_size:
+        return
+    view.set_reactive(ScrollView.virtual_size, size)
+    if view.is_attached and view.container_size:
+        view._scroll_update(size)
+    else:
+        view.refresh(layout=True)  # not laid out yet: let the first layout size it
+    view.refresh()
+
+
+class StyledPane(ScrollView):
+    """A scroll view whose scrollbars are styled when Textual makes them, and
+    whose component classes are styled again only when the stylesheet changes.
+
+    Textual makes a scrollbar when it first shows (in a layout) but styles it
+    only when its widget is next restyled: the first focus change then changed
+    the bar's rules, laid the whole screen out and drew a second frame 17-33 ms
+    after the first (shift+tab to the tag list did, every time at start-up).
+    Styled here, the restyle finds nothing changed. The layout that makes the
+    bar is asked for one more layout (its rules set), right after it."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = self._made_bar(vertical=True)
+        return self._vertical_scrollbar
+
+    @property
+    def horizontal_scrollbar(self) -> ScrollBar:
+        if self._horizontal_scrollbar is None:
+            self._horizontal_scrollbar = self._made_bar(vertical=False)
+        return self._horizontal_scrollbar
+
+    BAR: type[ScrollBar] = ScrollBar
+    """The scrollbars' class."""
+
+    def _made_bar(self, *, vertical: bool) -> ScrollBar:
+        """A bar made as Textual makes it (`Widget.vertical_scrollbar`), but a
+        `BAR`, and styled at once."""
+        bar = self.BAR(
+            vertical=vertical,
+            name="vertical" if vertical else "horizontal",
+            thickness=self.scrollbar_size_vertical if vertical else self.scrollbar_size_horizontal,
+        )
+        bar.display = False
+        self.app._start_widget(self, bar)
+        self.app.stylesheet.apply(bar)
+        return bar
+
+    _components_styled_by: object = None
+    """The stylesheet's rules map the component classes were last styled with."""
+
+    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
+        """Textual styles a widget's component classes anew (a throwaway DOM
+        node for each) every time it styles the widget: on each focus change,
+        so each enter and escape did it for two panes' 39 classes: ~3 ms, and
+        ~1,500 objects of cyclic garbage, 60% of what such a key leaves for
+        the collector. Our component rules (app.tcss, `Pane > .class`) hang on
+        the stylesheet alone, never on the pane's classes or state, so they are
+        styled again only when the stylesheet's rules change (a theme switch
+        parses them anew) or the pane lost them (unmounted). (Overrides a
+        private Textual method; textual is pinned exactly, and
+        tests/perf_guards/test_styles_once.py fails if this stops working.)"""
+        rules = self.app.stylesheet.rules_map
+        if rules is self._components_styled_by and self._component_styles:
+            return frozenset()
+        self._components_styled_by = rules
+        return super()._get_component_classes()
+
+
+class OneFrameScreen(Screen[None]):
+    """A screen styled once as it first shows, that draws a key's whole effect in one frame."""
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Do not style the whole screen a second time as it first shows.
+        Textual styles each widget as it mounts, then all of them again (with
+        every component class: 48 here) when a newly installed screen resumes,
+        ~6 ms of the first paint; a change made in between (a class, focus, the
+        theme) restyles what it touches itself. Resuming after a screen above
+        it closes does not restyle in Textual either, and this app never
+        switches screens or modes.
+
+        Textual calls this handler before Screen's own, which reads the flag.
+        tests/perf_guards/test_start_up.py fails if this stops working. (The panes' scrollbars,
+        which Textual's mount step does not style either, style themselves:
+        tui/widgets/scrolling.Pane.)"""
+        event.refresh_styles = False
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        """Lay the screen out once, and draw it once. While Textual lays the
+        screen out it gives each widget its new size through reactives that ask
+        for another layout and a repaint; so every layout that changed a size
+        (the filter bar showing or hiding, a pane resized) was followed by a
+        second one and two more frames, 17-33 ms apart, for the same picture:
+        50-70 ms from a tag switch to its last frame.
+
+        What a widget asked for while this layout ran is dropped when the
+        layout already did it: the widget was laid out before (it was only
+        resized), or it is new but fixed in size and has no children (the
+        filter bar). A new widget that sizes itself or holds others (the key
+        panel) keeps its requests: its size may depend on a first layout of its
+        content. Requests made before this layout are left alone. (Overrides a
+        private Textual method; textual is pinned exactly, and
+        tests/perf_guards/test_frames.py and the key panel tests fail if this stops working.
+        In tmux, the screen after bursts of such keys matched a full redraw.)"""
+        laid_out = set(self._compositor.widgets)
+        asked = {widget for widget in laid_out if widget._layout_required or widget._repaint_required}
+        super()._refresh_layout(size, scroll)
+        for widget, _ in self._compositor.layers:  # what it sized, scrollbars included
+            if widget in asked:
+                continue
+            if widget in laid_out or (not widget._nodes and not widget.styles.auto_dimensions):
+                widget._layout_required = widget._repaint_required = False
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        """Draw a key's whole effect in one frame. Each widget the App refreshed
+        while answering a key (the list, the review, the key bar, the scrollbars
+        whose colours a focus change re-sets) tells this screen from its own
+        task, and the first of them to arrive makes the screen idle: Textual
+        then draws at once, and whatever arrives after waits for a frame that
+        its timer puts 17-33 ms later. Two turns of the event loop let them all
+        arrive before the frame (one was not enough for the scrollbars).
+
+        A full garbage collection that is due runs after that frame, once
+        input has paused or right away if it is overdue (see tui/runtime.py),
+        not before it.
+        (Overrides a private Textual method; textual is pinned exactly, and
+        tests/perf_guards/test_frames.py and test_runtime.py fail if this stops working.)"""
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
+        if frame_coming:
+            if runtime.overdue():
+                self.call_after_refresh(runtime.collect_full)
+            elif runtime.full_due():
+                self.call_after_refresh(self._collect_when_quiet)
+        await super()._on_idle(event)
+
+    def _collect_when_quiet(self) -> None:
+        if not runtime.waiting():
+            return  # it fell overdue and ran after a frame meanwhile
+        wait = runtime.quiet_left()
+        if wait > 0:
+            self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
+        else:
+            runtime.collect_full()
+
+
+def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:
+    """`driver_class` (the one Textual chose), its output wrapped so that a
+    terminal that hung up cannot end it (see the module's docstring); a driver
+    that does not write through a file of its own is returned as it is.
+
+    Reaches into Textual's LinuxDriver: a private attribute (`_file`, the
+    file its output thread writes to) and a private method (its SIGCONT
+    handler); textual is pinned exactly."""
+    from textual.drivers.linux_driver import LinuxDriver
+
+    if not issubclass(driver_class, LinuxDriver):
+        return driver_class
+
+    class HangUpSafeDriver(driver_class):  # type: ignore[misc, valid-type]  # a class chosen at run time
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            self._file = TerminalOutput(self._file)  # type: ignore[has-type, arg-type]  # Textual's private output file
+
+        def _sigcont_application(self, *args: object) -> None:
+            """Resume only after a suspend (ctrl+z: `_sigtstp_application`).
+            A hang-up sends SIGCONT too, and Textual would start a second
+            application mode on the dead terminal: a second input thread,
+            which nothing stops, and the process never ends."""
+            if self._must_signal_resume:
+                super()._sigcont_application(*args)
+
+    return HangUpSafeDriver
