@@ -23,12 +23,16 @@ from typing import NamedTuple
 
 
 class Stamp(NamedTuple):
-    """When a mark was made. Ordered as a tuple: `wall`, then `count`."""
+    """When a mark was made, and where. Ordered as a tuple: `wall`, then
+    `count`, then `machine`, so two machines' marks made at the same instant
+    are still ordered, the same way on every machine."""
 
     wall: float
     """Seconds since the epoch: the wall clock's, or the newest seen when that was later."""
     count: int = 0  # type: ignore[assignment]  # a field named as tuple.count is: the stamp's counter
     """Stamps made at the same `wall` before this one (0 while the wall clock leads)."""
+    machine: str = ""
+    """The machine that made the mark, in a shared state folder; "" in a single state file."""
 
 
 ZERO = Stamp(float("-inf"), 0)
@@ -37,9 +41,11 @@ ZERO = Stamp(float("-inf"), 0)
 class HybridClock:
     """Stamps, each later than every stamp made or observed before it."""
 
-    def __init__(self, wall: Callable[[], float] = time.time) -> None:
+    def __init__(self, wall: Callable[[], float] = time.time, machine: str = "") -> None:
         self._wall = wall
         self._last = ZERO
+        self.machine = machine
+        """Put in every stamp made: the tie-breaker between machines."""
 
     @property
     def last(self) -> Stamp:
@@ -50,7 +56,10 @@ class HybridClock:
         """A stamp for something happening now: later than all before it."""
         wall = self._wall()
         last = self._last
-        self._last = Stamp(wall, 0) if wall > last.wall else Stamp(last.wall, last.count + 1)
+        if wall > last.wall:
+            self._last = Stamp(wall, 0, self.machine)
+        else:
+            self._last = Stamp(last.wall, last.count + 1, self.machine)
         return self._last
 
     def observe(self, stamp: Stamp) -> None:

@@ -130,15 +130,15 @@ class ReadState(Marks):
         try:
             _ours_or_missing(self.path)  # before the lock file is made next to a device
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with _locked(self.path, lock_wait):
+            with locked(self.path, lock_wait):
                 try:
                     theirs = _read(self.path)
                 except FileNotFoundError:
                     theirs = {}
                 except StateError as exc:
-                    notes.append(_move_aside(self.path, exc))
+                    notes.append(move_aside(self.path, exc))
                     theirs = {}
-                _merge_into(snapshot.reviews, theirs)
+                merge_into(snapshot.reviews, theirs)
                 _remove_leftovers(self.path)
                 _write_atomic(self.path, _dump(snapshot.reviews))
             return Outcome(snapshot.changes, theirs, tuple(notes))
@@ -164,7 +164,7 @@ class ReadState(Marks):
         self.failure = None
         self._saved = max(self._saved, outcome.changes)
         self._observe(outcome.theirs)
-        return _merge_into(self.reviews, outcome.theirs)
+        return merge_into(self.reviews, outcome.theirs)
 
     def unsaved_report(self) -> str | None:
         """What to tell the reader at quit, if some marks never reached the file."""
@@ -175,7 +175,7 @@ class ReadState(Marks):
     def _set_aside(self, exc: Exception) -> None:
         assert self.path is not None
         try:
-            self.warnings.append(_move_aside(self.path, exc))
+            self.warnings.append(move_aside(self.path, exc))
         except OSError as move_error:
             self.failure = str(move_error)
             self.warnings.append(f"{move_error} Marks are not saved; they are kept until you quit.")
@@ -198,6 +198,7 @@ class ReadState(Marks):
 class Snapshot(NamedTuple):
     reviews: dict[str, ReviewMarks]
     changes: int  # how many marks had been made when it was taken
+    whole: bool = False  # a shared folder's: every mark of this machine, to write its file anew
 
 
 class Outcome(NamedTuple):
@@ -205,13 +206,14 @@ class Outcome(NamedTuple):
     theirs: dict[str, ReviewMarks] | None  # the file's marks before the write; None if it failed
     notes: tuple[str, ...] = ()  # warnings to show (a broken file moved aside)
     error: OSError | None = None
+    redo: bool = False  # a shared folder's: the machine's file must be written anew, whole
 
 
 class _Told(OSError):
     """An error whose message is the whole story (str, not strerror)."""
 
 
-def _move_aside(path: Path, exc: Exception) -> str:
+def move_aside(path: Path, exc: Exception) -> str:
     """Rename the broken regular file at `path` to a new `.corrupt-` name; the
     warning to show. OSError if it cannot be moved (then it must not be written)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -381,14 +383,18 @@ def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
 
 
 def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
+    """The later mark; two with one stamp (two machines given one id) are
+    ordered by what they say, so every machine keeps the same one."""
     if theirs is None:
         return ours
     if ours is None or theirs.at > ours.at:
         return theirs
+    if theirs.at == ours.at and (theirs.value, theirs.digest or "") > (ours.value, ours.digest or ""):
+        return theirs
     return ours
 
 
-def _merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
+def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
     """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value."""
     changed = False
     for key, their_marks in theirs.items():
@@ -440,7 +446,7 @@ def _open_lock(path: Path) -> int:
 
 
 @contextlib.contextmanager
-def _locked(path: Path, wait: float | None = None) -> Iterator[None]:
+def locked(path: Path, wait: float | None = None) -> Iterator[None]:
     """Serialise read-merge-write between instances with an advisory lock file,
     waiting at most `wait` seconds for another instance to let go (None: for ever)."""
     if fcntl is None:  # pragma: no cover
