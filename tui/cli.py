@@ -23,6 +23,7 @@ from tui.output import guarded, out, warn
 if TYPE_CHECKING:
     from tui.clone.resolve import ReviewRefs
     from tui.core.model import Library
+    from tui.store.state import ReadState
 
 
 def _language(arg: str | None) -> str:
@@ -155,7 +156,7 @@ def _export(argv: Sequence[str]) -> int:
     parser.add_argument("--unread", action="store_true", help="only reviews not read yet")
     parser.add_argument("--tag", metavar="T", help="only reviews with this tag")
     parser.add_argument("--format", choices=("md", "json"), default="md", help="Markdown (default) or JSON")
-    parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    parser.add_argument("--state", metavar="PATH", help=STATE_HELP)
     _add_lang(parser)
     args = parser.parse_args(argv)
     i18n.choose(_language(args.lang))
@@ -164,7 +165,6 @@ def _export(argv: Sequence[str]) -> int:
     from tui.core.model import Library
     from tui.load.parse import load_paths
     from tui.store import locations
-    from tui.store.state import ReadState
 
     result = load_paths(args.paths or locations.default_paths())
     library = Library.build(result.files, result.problems)
@@ -172,7 +172,7 @@ def _export(argv: Sequence[str]) -> int:
     if tag is not None and tag not in library.tags:
         warn(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
-    state = ReadState(args.state or locations.state_file())
+    state = _marks(args.state)
     state.load(move_aside=False)  # export only reads
     state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
@@ -200,7 +200,7 @@ def _status(argv: Sequence[str]) -> int:
         metavar="FORMAT",
         help="the line, with {unread} {total} {updated} {deep} {view:NAME} (default: '{unread} unread · {updated} updated')",
     )
-    parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    parser.add_argument("--state", metavar="PATH", help=STATE_HELP)
     _add_lang(parser)
     args = parser.parse_args(argv)
     i18n.choose(_language(args.lang))
@@ -210,7 +210,6 @@ def _status(argv: Sequence[str]) -> int:
     from tui.load.cache import ParseCache
     from tui.load.library import load_library
     from tui.store import config, locations
-    from tui.store.state import ReadState
 
     fmt = args.format if args.format is not None else words().status_line
     try:
@@ -225,7 +224,7 @@ def _status(argv: Sequence[str]) -> int:
         return 2
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     library = load_library(args.paths or locations.default_paths(), cache)
-    state = ReadState(args.state or locations.state_file())
+    state = _marks(args.state, settings.state)
     state.load(move_aside=False)  # status only reads
     state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
@@ -241,6 +240,22 @@ def _status(argv: Sequence[str]) -> int:
     )
     out(status.render(fmt, counts) + "\n")
     return 0
+
+
+STATE_HELP = "where read marks are kept: a file, or a folder shared between machines (ends in / or exists)"
+
+
+def _marks(given: str | None, configured: str | None = None) -> ReadState:
+    """The marks `--state` names, else the config's `state:`, else the default state file."""
+    from tui.store import config, locations
+    from tui.store.shared import open_state
+
+    if given is None and configured is None:
+        configured = config.load(locations.config_file(), keys=False).state
+    where = given if given is not None else configured
+    if where is None:
+        return open_state(locations.state_file())
+    return open_state(*locations.state_place(where))
 
 
 LOCATIONS = ("config", "state", "ui", "cache")
@@ -296,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PATH",
         help="entry files or folders (default: ./entries if present, else the bundled digest)",
     )
-    parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
+    parser.add_argument("--state", metavar="PATH", help=STATE_HELP)
     parser.add_argument("--no-watch", action="store_true", help="do not reload when entry files change")
     parser.add_argument(
         "--no-cache", action="store_true", help="parse every file; do not use the parse cache"
@@ -324,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = PrDigestApp(
         paths,
-        args.state or locations.state_file(),
+        _marks(args.state),
         watch=not args.no_watch,
         config_path=locations.config_file(),
         ui_path=locations.ui_file(),

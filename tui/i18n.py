@@ -57,6 +57,7 @@ class Words(NamedTuple):
     reload_problem_files: tuple[str, str]
     list_sep: str
     reloaded: str
+    marks_arrived: str
     watching: str
     state: str
     filter: str
@@ -190,6 +191,7 @@ EN = Words(
     reload_problem_files=("{n} file has a problem", "{n} files have a problem"),
     list_sep=", ",
     reloaded="Reloaded",
+    marks_arrived="Marks from {machines}",
     watching="Watching",
     state="State",
     filter="Filter",
@@ -248,6 +250,7 @@ EN = Words(
     config_notify_program="{path}: `notify`: `{program}` {problem}",
     config_view_unknown_tag="{path}: view `{view}`: no review has the tag `{tag}`",
     config_expected_words={
+        "path": "a path (a file, or a folder ending in /)",
         "mapping": "a mapping",
         "views": "a mapping of view names to filters",
         "view": "a mapping of filters (tags, verdict, repos, unread, unchecked, search)",
@@ -391,6 +394,7 @@ ZH = Words(
     reload_problem_files=("{n} 个文件有问题", "{n} 个文件有问题"),
     list_sep="，",
     reloaded="已重新加载",
+    marks_arrived="来自 {machines} 的标记",
     watching="文件监视",
     state="阅读记录",
     filter="筛选",
@@ -456,6 +460,7 @@ ZH = Words(
     config_notify_program="{path}：`notify`：`{program}` {problem}",
     config_view_unknown_tag="{path}：视图 `{view}`：没有评审带标签 `{tag}`",
     config_expected_words={
+        "path": "路径（文件，或以 / 结尾的文件夹）",
         "mapping": "映射",
         "views": "视图名到筛选条件的映射",
         "view": "筛选条件的映射（tags、verdict、repos、unread、unchecked、search）",

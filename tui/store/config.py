@@ -11,6 +11,7 @@ read_on_open: [skip] # verdicts marked read when a review is opened
 notify: [notify-send, "prdigest: {count} new"]   # run on new or updated reviews
 repos:               # a reviewed repo -> your local clone of it, where refs open
   vllm-project/vllm: ~/src/vllm
+state: ~/Sync/prdigest/  # marks: a file, or a folder shared between machines (ends in / or exists)
 ```
 
 Everything wrong in it (unreadable, invalid YAML, an unknown key, an unknown
@@ -34,7 +35,7 @@ from tui.core.views import View
 from tui.i18n import words
 from tui.store.safe_read import read_regular
 
-KNOWN_KEYS = ("keymap", "repos", "views", "mute", "read_on_open", "notify")
+KNOWN_KEYS = ("keymap", "repos", "views", "mute", "read_on_open", "notify", "state")
 VIEW_KEYS = ("tags", "verdict", "repos", "unread", "unchecked", "search")
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -48,6 +49,9 @@ class Config:
     read_on_open: frozenset[str] = frozenset()
     notify: tuple[str, ...] = ()
     """The program and its arguments; the program as found (an absolute path)."""
+    state: str | None = None
+    """Where marks are kept, as written (`~` expanded, relative to the config's
+    folder); `locations.state_place` tells a file from a shared folder."""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -133,6 +137,7 @@ def load(
     config.mute = frozenset(checker.names("mute", doc.get("mute")))
     config.read_on_open = frozenset(checker.verdicts("read_on_open", doc.get("read_on_open")))
     config.notify = checker.command("notify", doc.get("notify"))
+    config.state = checker.place("state", doc.get("state"), path.parent)
     return config
 
 
@@ -213,6 +218,16 @@ class _Checker:
             self.expected(key, "bool", value)
             return False
         return value
+
+    def place(self, key: str, value: object, base: Path) -> str | None:
+        """A path, `~` expanded, relative to `base`; a trailing `/` kept (it says "a folder")."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
+            self.expected(key, "path", value)
+            return None
+        expanded = os.path.expanduser(value.strip())
+        return expanded if os.path.isabs(expanded) else os.path.join(base, expanded)
 
     def views(self, value: object) -> None:
         if value is None:

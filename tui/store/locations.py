@@ -17,6 +17,24 @@ def state_file() -> Path:
     return platformdirs.user_state_path(APP_NAME) / "state.json"
 
 
+def state_place(raw: str | Path) -> tuple[Path, bool]:
+    """Where `--state` or `state:` says marks are kept, and whether it is a
+    shared state folder: a path that ends in `/` or is a folder now."""
+    text = str(raw)
+    path = Path(text)
+    return path, text.endswith(("/", "\\")) or path.is_dir()
+
+
+def machine_file() -> Path:
+    """This machine's id for a shared state folder (`tui.store.machine`); kept locally."""
+    return state_file().parent / "machine.json"
+
+
+def locks_dir() -> Path:
+    """Locks of shared state folders' files, taken by the readers on this machine only."""
+    return state_file().parent / "locks"
+
+
 def config_file() -> Path:
     """The user's config (`keymap:`); honours XDG_CONFIG_HOME. Read, never written."""
     import platformdirs

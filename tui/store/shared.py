@@ -32,7 +32,7 @@ from tui.core.marks import Mark, ReviewMarks, Seen
 from tui.store import journal
 from tui.store.atomic import write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
-from tui.store.machine import Machine
+from tui.store.machine import Machine, this_machine
 from tui.store.safe_read import OPEN_FLAGS
 from tui.store.state import (
     NotOurs,
@@ -75,6 +75,19 @@ class Arrivals(NamedTuple):
 def is_marks_file(name: str) -> bool:
     """A machine's file or a sync tool's conflict copy of one; not a temp file."""
     return name.endswith(SUFFIX) and not name.startswith((".", "~"))
+
+
+def open_state(path: Path | None, folder: bool = False) -> ReadState:
+    """The marks kept at `path`: a shared state folder when `folder` (see
+    `locations.state_place`), else a single state file (`path=None`: in memory)."""
+    from tui.store import locations
+
+    if path is None or not folder:
+        return ReadState(path)
+    local = locations.state_file()
+    return SharedState(
+        path, this_machine(locations.machine_file()), local=local, lock_dir=locations.locks_dir()
+    )
 
 
 class SharedState(ReadState):

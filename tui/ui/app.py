@@ -88,7 +88,7 @@ class PrDigestApp(App[None]):
     def __init__(
         self,
         paths: list[Path],
-        state_path: Path | None,
+        state_path: Path | ReadState | None,
         *,
         watch: bool = True,
         cache_path: Path | None = None,
@@ -106,7 +106,8 @@ class PrDigestApp(App[None]):
         self.ui_path = ui_path
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
         self._clashes: set[frozenset[str]] = set()
-        self.reader = ReaderScreen(ReadState(state_path), self.key_for)
+        state = state_path if isinstance(state_path, ReadState) else ReadState(state_path)
+        self.reader = ReaderScreen(state, self.key_for)
         cache = first.cache if first is not None else ParseCache(cache_path, version_key=__version__)
         self.loads = Loads(self, self.reader, paths, cache, first, watch=watch)
 

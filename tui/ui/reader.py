@@ -23,12 +23,13 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
-from tui.core.filters import labels
+from tui.core.filters import labels, marks_narrow
 from tui.core.model import FileUpdate
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
 from tui.ui.mark_keys import MarkKeys
+from tui.ui.marks_sync import MarksSync
 from tui.ui.panes import PANES
 from tui.ui.search_keys import SearchKeys
 from tui.ui.widgets.filter_bar import FilterBar
@@ -73,6 +74,11 @@ class ReaderScreen(SearchKeys, MarkKeys):
         self.saver.wake = partial(asyncio.get_running_loop().call_soon_threadsafe, self.saved)
         self._refresh_all()
         self._warn()
+        self.marks_sync = MarksSync(self)  # a shared state folder: marks from other machines
+        self.call_after_refresh(self.marks_sync.start)
+
+    def on_unmount(self) -> None:
+        self.marks_sync.stop()
 
     def resized(self, width: int) -> None:
         self.set_class(width < NARROW, "-narrow")
@@ -100,6 +106,18 @@ class ReaderScreen(SearchKeys, MarkKeys):
                 timeout=4,
                 markup=False,
             )
+
+    def marks_arrived(self, machines: set[str]) -> None:
+        """Marks from other machines were merged: redraw in place, and say whose."""
+        if machines:
+            self._refresh_all(relist=marks_narrow(self.filters))
+            self.notify(
+                words().marks_arrived.format(machines=", ".join(sorted(machines))),
+                title=words().state,
+                timeout=3,
+                markup=False,
+            )
+        self._warn()
 
     # -- messages up -------------------------------------------------------------
 
