@@ -45,20 +45,32 @@ def _stored(path: Path) -> tuple[str, str] | None:
     return None
 
 
+def _make(path: Path) -> tuple[str, str]:
+    """A new id and token, kept at `path` unless another reader starting at the
+    same moment kept its own first (then that one is this machine's)."""
+    made = (f"m-{secrets.token_hex(4)}", secrets.token_hex(8))
+    doc = json.dumps({"machine": made[0], "token": made[1]}).encode("utf-8") + b"\n"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(tmp, doc)
+        try:
+            os.link(tmp, path)  # never replaces: the first reader's id stays
+        finally:
+            os.unlink(tmp)
+    except FileExistsError:
+        return _stored(path) or made
+    except OSError:
+        pass  # kept for this run; the shared folder says so if it cannot be written either
+    return made
+
+
 def this_machine(path: Path, env: dict[str, str] | None = None) -> Machine:
     """The machine id and install token kept at `path` (made there on first use;
     kept in memory only if it cannot be written), the id overridden by
     `PRDIGEST_MACHINE` when that is a valid id."""
     env = dict(os.environ) if env is None else env
-    stored = _stored(path)
-    if stored is None:
-        stored = (f"m-{secrets.token_hex(4)}", secrets.token_hex(8))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            doc = {"machine": stored[0], "token": stored[1]}
-            write_atomic(path, json.dumps(doc).encode("utf-8") + b"\n")
-        except OSError:
-            pass  # kept for this run; the shared folder says so if it cannot be written either
+    stored = _stored(path) or _make(path)
     named = env.get(ENV)
     if named is None or named == "":
         return Machine(*stored)
