@@ -10,6 +10,7 @@ each other (newest wins, field by field), whatever their clocks say.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -39,11 +40,45 @@ class Mark(NamedTuple):
 class Seen(NamedTuple):
     """The fingerprint of a review when the reader last read or checked it."""
 
-    fingerprint: dict[str, object]
+    fingerprint: dict[str, object] | str
+    """As `Review.fingerprint` made it; or its JSON text, as a shared folder's
+    file holds it, read only when first asked for (`Marks.seen`): most are
+    never compared, and reading them all is most of a folder's start."""
     at: Stamp
 
     def to_json(self) -> dict[str, object]:
-        return {"v": self.fingerprint, **stamp_json(self.at)}
+        return {"v": decoded(self.fingerprint) or {}, **stamp_json(self.at)}
+
+
+def is_fingerprint(value: object) -> bool:
+    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
+    if not isinstance(value, dict):
+        return False
+    fields, items = value.get("fields", {}), value.get("items", {})
+    return (
+        isinstance(fields, dict)
+        and all(isinstance(v, str) for v in fields.values())
+        and isinstance(items, dict)
+        and all(
+            isinstance(pairs, list)
+            and all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                for pair in pairs
+            )
+            for pairs in items.values()
+        )
+    )
+
+
+def decoded(fingerprint: dict[str, object] | str) -> dict[str, object] | None:
+    """A fingerprint, read from its JSON text if need be; None if it is not one."""
+    if isinstance(fingerprint, dict):
+        return fingerprint
+    try:
+        value = json.loads(fingerprint)
+    except (ValueError, RecursionError):
+        return None
+    return value if is_fingerprint(value) else None
 
 
 class ReviewMarks:
@@ -89,7 +124,14 @@ class Marks:
 
     def seen(self, review_key: str) -> dict[str, object] | None:
         marks = self.reviews.get(review_key)
-        return marks.seen.fingerprint if marks and marks.seen else None
+        if not marks or not marks.seen:
+            return None
+        if isinstance(marks.seen.fingerprint, dict):
+            return marks.seen.fingerprint
+        fingerprint = decoded(marks.seen.fingerprint)
+        if fingerprint is not None:  # else not a fingerprint: as if never seen
+            marks.seen = marks.seen._replace(fingerprint=fingerprint)
+        return fingerprint
 
     def touched(self, review_key: str) -> bool:
         """Read, or with any item checked: a change to it is news to the reader."""

@@ -4,13 +4,14 @@
 {"format":"prdigest-tui/marks","version":1,"machine":"laptop","token":"9f0c..."}
 ["r","vllm-project/vllm#1",true,1712345678.25,0]
 ["i","vllm-project/vllm#1","focus:3f2a",true,1712345679.5,0,"d41d8cd9"]
-["s","vllm-project/vllm#1",{"fields":{...},"items":{...}},1712345679.5,0]
+["s","vllm-project/vllm#1","{\\"fields\\":{...},\\"items\\":{...}}",1712345679.5,0]
 ```
 
 The first line names the machine (every mark below it is that machine's: its
 stamp is `(t, c, machine)`); each line after it is one mark, a review read
 (`r`), an item checked (`i`, with the digest of the item's text, or null) or
-the version of the review seen (`s`). A save appends the marks it made, so it
+the version of the review seen (`s`, its fingerprint as JSON text, read only
+when it is compared: most never are). A save appends the marks it made, so it
 writes what changed, not everything; the newest line of a mark is the one
 that counts, and when the log has grown to twice what its newest lines hold,
 it is compacted (rewritten atomically with one line per mark).
@@ -71,7 +72,9 @@ def mark_lines(reviews: dict[str, ReviewMarks]) -> bytes:
         if marks.read is not None:
             out.append(dumps(["r", key, marks.read.value, *_stamp(marks.read.at)]))
         if marks.seen is not None:
-            out.append(dumps(["s", key, marks.seen.fingerprint, *_stamp(marks.seen.at)]))
+            fingerprint = marks.seen.fingerprint
+            text = fingerprint if isinstance(fingerprint, str) else dumps(fingerprint)
+            out.append(dumps(["s", key, text, *_stamp(marks.seen.at)]))
         for item in sorted(marks.items):
             mark = marks.items[item]
             out.append(dumps(["i", key, item, mark.value, *_stamp(mark.at), mark.digest]))
@@ -180,7 +183,7 @@ def _fold(records: Iterable[object], machine: str, into: dict[str, ReviewMarks])
         elif kind == "s" and size == 5:
             key, value, wall, count = record[1:]
             item = digest = none
-            if not _is_fingerprint(value):
+            if value.__class__ is not str_:  # read when first asked for: `Marks.seen`
                 raise _Bad(f"bad seen record for {str(key)[:60]}")
         else:
             raise _Bad(f"not a mark: {str(record)[:60]}")
@@ -210,23 +213,3 @@ def _fold(records: Iterable[object], machine: str, into: dict[str, ReviewMarks])
         if newest is None or at > newest:
             newest = at
     return newest
-
-
-def _is_fingerprint(value: object) -> bool:
-    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
-    if not isinstance(value, dict):
-        return False
-    fields, items = value.get("fields", {}), value.get("items", {})
-    return (
-        isinstance(fields, dict)
-        and all(isinstance(v, str) for v in fields.values())
-        and isinstance(items, dict)
-        and all(
-            isinstance(pairs, list)
-            and all(
-                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-                for pair in pairs
-            )
-            for pairs in items.values()
-        )
-    )

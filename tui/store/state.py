@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tui.core.clock import HybridClock, Stamp
-from tui.core.marks import Mark, Marks, ReviewMarks, Seen
+from tui.core.marks import Mark, Marks, ReviewMarks, Seen, is_fingerprint
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.safe_read import NotRegular, UnfitFile, read_regular
 
@@ -320,32 +320,12 @@ def _mark(raw: object) -> Mark:
 def _seen(raw: object) -> Seen:
     if (
         isinstance(raw, dict)
-        and _is_fingerprint(raw.get("v"))
+        and is_fingerprint(raw.get("v"))
         and _is_time(raw.get("t"))
         and _is_count(raw.get("c", 0))
     ):
         return Seen(raw["v"], Stamp(float(raw["t"]), raw.get("c", 0)))
     raise StateError("bad `seen` record")
-
-
-def _is_fingerprint(value: object) -> bool:
-    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
-    if not isinstance(value, dict):
-        return False
-    fields, items = value.get("fields", {}), value.get("items", {})
-    return (
-        isinstance(fields, dict)
-        and all(isinstance(v, str) for v in fields.values())
-        and isinstance(items, dict)
-        and all(
-            isinstance(pairs, list)
-            and all(
-                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-                for pair in pairs
-            )
-            for pairs in items.values()
-        )
-    )
 
 
 def _is_time(value: object) -> bool:
