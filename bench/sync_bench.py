@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui.core.clock import Stamp  # noqa: E402
-from tui.core.marks import Mark, ReviewMarks, Seen  # noqa: E402
-from tui.store import journal  # noqa: E402
-from tui.store.machine import Machine  # noqa: E402
-from tui.store.shared import SharedState  # noqa: E402
-from tui.store.state import ReadState  # noqa: E402
+from tui.core.clock import Stamp
+from tui.core.marks import Mark, ReviewMarks, Seen
+from tui.store import journal
+from tui.store.machine import Machine
+from tui.store.shared import SharedState
+from tui.store.state import ReadState
 
 FIELDS = ("title", "verdict", "verdict_note", "summary", "tags", "url", "date")
 SECTIONS = ("focus", "read_order", "actions", "caveats")
@@ -39,7 +39,9 @@ SECTIONS = ("focus", "read_order", "actions", "caveats")
 def fingerprint(rng: random.Random) -> dict[str, object]:
     return {
         "fields": {name: f"{rng.getrandbits(64):016x}" for name in FIELDS},
-        "items": {s: [[f"{s}:{rng.getrandbits(32):08x}", f"{rng.getrandbits(64):016x}"]] * 3 for s in SECTIONS},
+        "items": {
+            s: [[f"{s}:{rng.getrandbits(32):08x}", f"{rng.getrandbits(64):016x}"]] * 3 for s in SECTIONS
+        },
     }
 
 
@@ -64,7 +66,7 @@ def write_machine(folder: Path, name: str, reviews: dict[str, ReviewMarks]) -> N
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def bench_saves(root: Path, saves: int) -> None:
@@ -73,7 +75,9 @@ def bench_saves(root: Path, saves: int) -> None:
     write_machine(folder, "me", marks("me", 10_000, 9, 1))  # 100,000 marks saved
     state = SharedState(folder, Machine("me", "me"), lock_dir=root / "locks")
     state.load()
-    print(f"own file: {journal.count_marks(state.reviews):,} marks, {(folder / 'me.marks').stat().st_size / 1e6:.1f} MB")
+    print(
+        f"own file: {journal.count_marks(state.reviews):,} marks, {(folder / 'me.marks').stat().st_size / 1e6:.1f} MB"
+    )
     keys = list(state.reviews)
     rng = random.Random(7)
     times = []
@@ -97,7 +101,9 @@ def bench_saves(root: Path, saves: int) -> None:
         single.set_read(rng.choice(list(single.reviews)), rng.random() < 0.5)
         single.save()
         times.append((time.perf_counter() - start) * 1000)
-    print(f"single file: a mark saved with 10,000 saved: p50 {pct(times, 50):.1f} ms, p95 {pct(times, 95):.1f} ms")
+    print(
+        f"single file: a mark saved with 10,000 saved: p50 {pct(times, 50):.1f} ms, p95 {pct(times, 95):.1f} ms"
+    )
 
 
 def bench_start(root: Path, runs: int) -> None:
@@ -137,7 +143,9 @@ def bench_start(root: Path, runs: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--dir", type=Path, help="where to write (default: a temporary folder)")
     parser.add_argument("--saves", type=int, default=300)
     parser.add_argument("--runs", type=int, default=5)

@@ -75,7 +75,8 @@ async def test_the_open_reader_shows_marks_made_on_another_machine(tmp_path: Pat
         item = review.focus[0].key
         assert "3 unread" in screen_text(app) and f"[✓] look at {review.title}" not in screen_text(app)
         other_machine(tmp_path, folder, "read=o/r#3", f"check={place}={item}")
-        await wait_for(pilot, lambda: app.reader.state.is_read("o/r#3"), "the other machine's read mark")
+        landed = await wait_for(pilot, lambda: app.reader.state.is_read("o/r#3"), "the other machine's mark")
+        print(f"shown {landed:.3f} s after the other machine's save returned")  # bench/README.md
         await wait_for(pilot, lambda: item in app.reader.checked(review), "the other machine's check")
         await pilot.pause()
         assert app.reader.current_key == place  # the reader's place is kept
