@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tui.core.model import FileUpdate, Library, Problem
-from tui.load.cache import ParseCache, parse_files, stamp
+from tui.load.cache import Journal, ParseCache, parse_files, stamp
 from tui.load.discover import discover
 
 PROCESS_THRESHOLD = 48
@@ -89,13 +89,13 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
         parse, later = _within(misses, SYNC_BYTES)
     first = FirstPart(cache, hits, parse, later + rest, missing)
     if fork and parse and hasattr(os, "fork"):
-        first.child = _fork_parser(parse)
+        first.child = _fork_parser(parse, cache.journal())
     return first
 
 
-def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
-    """A child process that parses `paths` and writes the marshalled cache
-    entries to a pipe; None if it cannot be started."""
+def _fork_parser(paths: list[Path], journal: Journal | None = None) -> tuple[int, int] | None:
+    """A child process that parses `paths` (into `journal`, if any) and writes
+    the marshalled answer to a pipe; None if it cannot be started."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -110,7 +110,7 @@ def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
         code = 1
         try:
             os.close(read_end)
-            data = marshal.dumps(parse_files([str(path) for path in paths]))
+            data = marshal.dumps(parse_files([str(path) for path in paths], journal))
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
             code = 0
@@ -120,8 +120,8 @@ def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | None:
-    """The child's entries, or None if it failed or hangs (the caller then parses)."""
+def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | tuple | None:
+    """The child's answer, or None if it failed or hangs (the caller then parses)."""
     pid, read_end = child
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
@@ -151,7 +151,7 @@ def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> lis
         entries = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    return entries if isinstance(entries, list) else None
+    return entries if isinstance(entries, (list, tuple)) else None
 
 
 def finish_first_part(first: FirstPart) -> tuple[dict[Path, FileUpdate], list[Path], list[Problem]]:
@@ -238,7 +238,12 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
 def _parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate]:
     if not paths:
         return {}  # and the parser is not even imported
-    return cache.store(parse_files([str(path) for path in paths]))
+    journal = cache.journal()
+    try:
+        return cache.store(parse_files([str(path) for path in paths], journal))
+    finally:
+        if journal is not None:
+            journal.close()
 
 
 async def parse_in_background(
@@ -251,16 +256,19 @@ async def parse_in_background(
     """Parse `misses`, store them in the cache and `deliver` them in batches.
 
     Many files go to `workers` child processes (`tui.load.workers`), so both
-    cores parse; a few are parsed in a thread, which starts quicker.
+    cores parse; a few are parsed in a thread, which starts quicker. What is
+    parsed goes to the cache's journals as it is parsed (see `tui.load.cache`).
     """
     batch: dict[Path, FileUpdate] = {}
     done = 0
     last = time.monotonic()
+    journal = cache.journal()  # for what is parsed here, in threads
 
-    def receive(entries: list) -> None:
+    def receive(answer: list | tuple) -> None:
         nonlocal batch, done, last
-        batch.update(cache.store(entries))
-        done += len(entries)
+        decoded = cache.store(answer)
+        batch.update(decoded)
+        done += len(decoded)
         if progress is not None:
             progress(done, len(misses))
         if time.monotonic() - last >= FLUSH_S:
@@ -270,10 +278,13 @@ async def parse_in_background(
     if len(misses) < PROCESS_THRESHOLD or workers < 2:
         names = [str(path) for path in misses]
         for start in range(0, len(names), CHUNK):
-            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK]))
+            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
     else:
         chunks = _chunks([str(path) for path in misses], workers)
-        await asyncio.gather(*(_run_worker(chunks, receive) for _ in range(workers)))
+        command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
+        await asyncio.gather(*(_run_worker(chunks, receive, command, journal) for _ in range(workers)))
+    if journal is not None:
+        journal.close()
     if batch:
         deliver(batch)
 
@@ -308,14 +319,19 @@ def _size(name: str) -> int:
         return 0
 
 
-async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None]) -> None:
+async def _run_worker(
+    chunks: deque[list[str]],
+    receive: Callable[[list | tuple], None],
+    command: tuple[str, ...] = WORKER,
+    journal: Journal | None = None,
+) -> None:
     """Feed one worker process chunks from the queue the workers share, until
     it is empty: a worker that is quicker, or less interrupted, takes more.
     `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
     If the worker dies, its chunks and the ones it would have taken are parsed
     here, in a thread."""
     process = await asyncio.create_subprocess_exec(
-        *WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
     )  # fmt: skip
     assert process.stdin is not None and process.stdout is not None
     sent: deque[list[str]] = deque()
@@ -334,7 +350,7 @@ async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None])
                     break
                 size = int.from_bytes(await process.stdout.readexactly(8), "little")
                 entries = marshal.loads(await process.stdout.readexactly(size))
-                if not isinstance(entries, list) or len(entries) != len(sent[0]):
+                if not _answers(entries, sent[0]):
                     raise ValueError("not an answer to the task")
             except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
                 break  # the worker died, or wrote nonsense
@@ -343,10 +359,19 @@ async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None])
         # Parse here what the worker did not: its chunks, then the queue's.
         while sent or chunks:
             chunk = sent.popleft() if sent else chunks.popleft()
-            receive(await asyncio.to_thread(parse_files, chunk))
+            receive(await asyncio.to_thread(parse_files, chunk, journal))
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             with contextlib.suppress(Exception):
                 await process.wait()
+
+
+def _answers(answer: object, task: list[str]) -> bool:
+    """Is `answer` what `parse_files` answers to `task` (as far as its shape goes)?"""
+    if isinstance(answer, tuple) and len(answer) == 3:
+        journal, bodies_at, answer = answer
+        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
+            return False
+    return isinstance(answer, list) and len(answer) == len(task)
