@@ -9,6 +9,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -365,6 +366,9 @@ class LibraryChanges:
         return ", ".join(parts)
 
 
+_parts = attrgetter("parts")
+
+
 class Library:
     """All loaded reviews, with a tag index, in reading order.
 
@@ -443,7 +447,9 @@ class Library:
         ordered: list[Review] = []
         by_key: dict[str, Review] = {}
         duplicates: list[Problem] = []
-        for path in sorted(self.files):
+        # Sorted by `parts` (how paths compare), compared as tuples of strings:
+        # `Path.__lt__` costs ~2 µs a comparison, ~0.1 s a re-index at 10,000 files.
+        for path in sorted(self.files, key=_parts):
             for review in self.files[path]:
                 if review.key in by_key:
                     first = by_key[review.key].location

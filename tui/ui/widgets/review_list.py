@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
 from rich.segment import Segment
@@ -33,6 +34,8 @@ from tui.ui.presenting import ReviewRow
 from tui.ui.widgets.cursor_list import CursorList
 from tui.ui.widgets.scrolling import set_virtual_size
 from tui.ui.widgets.to_app import post_to_app
+
+_key = attrgetter("key")
 
 ROW_HEIGHT = 2
 
@@ -123,7 +126,7 @@ class ReviewList(CursorList):
         self.describe: Callable[[Review], ReviewRow] | None = None
         self.empty = ""
         self.terms: tuple[str, ...] = ()
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}
         self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
         self._styles: dict[str, Style] = {}  # component styles, until the styles change
 
@@ -141,11 +144,14 @@ class ReviewList(CursorList):
         """Replace the rows, keeping `selected` highlighted when it is still listed,
         else the row at `fallback`. Returns the key now highlighted. `terms` are
         the search terms to highlight."""
+        before = self.highlighted
         self.reviews, self.describe, self.empty, self.terms = reviews, describe, empty, terms
-        self._index = {review.key: n for n, review in enumerate(reviews)}
+        self._index = None  # made when first asked for: a relist of 100,000 reviews need not
         self._cache.clear()
-        if selected in self._index:
-            index: int | None = self._index[selected]  # type: ignore[index]
+        if before is not None and before < len(reviews) and reviews[before].key == selected:
+            index: int | None = before  # still where it was: the usual case while files load
+        elif selected in self:
+            index = self.positions[selected]  # type: ignore[index]
         elif reviews:
             index = max(0, min(fallback, len(reviews) - 1))
         else:
@@ -167,12 +173,20 @@ class ReviewList(CursorList):
             return None
         return self.reviews[self.highlighted].key
 
+    @property
+    def positions(self) -> dict[str, int]:
+        """Where each listed review is, by key."""
+        if self._index is None:
+            reviews = self.reviews
+            self._index = dict(zip(map(_key, reviews), range(len(reviews)), strict=True))
+        return self._index
+
     def __contains__(self, key: object) -> bool:
-        return key in self._index
+        return key in self.positions
 
     def position_of(self, key: str | None) -> int:
         """Where `key` is listed, or 0."""
-        return self._index.get(key, 0) if key is not None else 0
+        return self.positions.get(key, 0) if key is not None else 0
 
     @property
     def keys(self) -> list[str]:
