@@ -115,7 +115,7 @@ def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
 
 
 def cache_bytes(doc: object, bodies: bytes = b"") -> bytes:
-    """A cache file as `ParseCache.save` lays it out: index length, index, bodies."""
+    """A cache file of one record: index length, index, bodies."""
     index = marshal.dumps(doc)
     return len(index).to_bytes(8, "little") + index + bodies
 
@@ -125,9 +125,9 @@ def cache_bytes(doc: object, bodies: bytes = b"") -> bytes:
     [
         b"",
         b"garbage",
-        cache_bytes((FORMAT, VERSION - 1, "0.1.0", {}, 0)),
-        cache_bytes((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}, 0))[:-3],
-        cache_bytes((FORMAT, VERSION, "0.1.0", {}, 10), b"0123456"),  # bodies cut short
+        cache_bytes((FORMAT, VERSION - 1, "0.1.0", {}, 0, True)),
+        cache_bytes((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}, 0, True))[:-3],
+        cache_bytes((FORMAT, VERSION, "0.1.0", {}, 10, True), b"0123456"),  # bodies cut short
         cache_bytes(["not", "a", "cache"]),
         marshal.dumps((FORMAT, 3, "0.1.0", {})),  # the whole-file format before version 4
     ],
@@ -156,8 +156,10 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     cache_file = tmp_path / "cache.bin"
     stamp_ = (info.st_size, info.st_mtime_ns)
     review = ("t", "o/r", "deep", ("a",), 1, 1, None)
-    for reviews in ((("x",),), ((*review, "not", "ints"),), ((*review, 0, 5, 9),)):
-        cache_file.write_bytes(cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0)))
+    for reviews in ((("x",),), ((*review, "not", "ints", 0, 0),), ((*review, 0, 5, 9),)):
+        cache_file.write_bytes(
+            cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0, True))
+        )
         cache = ParseCache(cache_file, version_key="0.1.0")
         assert cache.load()
         assert cache.get(path, stamp_) is None, reviews
@@ -414,11 +416,11 @@ def test_a_cache_path_that_is_not_a_file_is_a_miss_not_a_hang(tmp_path: Path, ki
     assert len(shown) == 2
 
 
-def test_saving_a_big_cache_holds_one_block_at_a_time(tmp_path: Path) -> None:
-    """A save copies each block out of the file it is in straight into the new
-    file: what it holds is the index and one block, not the cache's bodies (it
-    used to hold them all, and before that three copies: ~60 MB a save at
-    10,000 reviews)."""
+def test_saving_a_big_cache_holds_one_record_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    """A save writes the main file a record at a time (`RECORD_BYTES` of
+    blocks): what it holds is one record, not the cache's bodies (it used to
+    hold them all, and before that three copies: ~60 MB a save at 10,000
+    reviews)."""
     import random
     import tracemalloc
 
@@ -441,6 +443,7 @@ def test_saving_a_big_cache_holds_one_block_at_a_time(tmp_path: Path) -> None:
     (folder / "r000.yaml").write_text(review_yaml("changed"), encoding="utf-8")
     warm.forget([folder / "r000.yaml"])  # dirty: the next save writes the file again
     size = cache_file.stat().st_size
+    monkeypatch.setattr("tui.load.cache.RECORD_BYTES", 128 * 1024)
     tracemalloc.start()
     try:
         warm.save()
@@ -448,7 +451,7 @@ def test_saving_a_big_cache_holds_one_block_at_a_time(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert size > 1_500_000
-    assert peak < size / 5, (peak, size)  # 1.0x when a save held the bodies, 3.1x before
+    assert peak < size / 4, (peak, size)  # 1.0x when a save held the bodies, 3.1x before
     hits, later, _ = first_load([folder], ParseCache(cache_file))  # the new file answers as the old one did
     assert len(hits) == 200 and not later
     assert (

@@ -4,12 +4,15 @@ Parsing is the expensive part of start-up (libyaml plus validation); a warm
 start decodes this file instead. Each review is kept as the few fields a list
 row needs plus its body packed as bytes (`Review.blob`). A cache file is a
 sequence of records, each an index (marshal: the list fields and, for each
-body, where its bytes are) followed by the bodies, one zlib block per entry
-file (level 1: a page of ten reviews compresses to about a quarter; a body is
-one slice of its block). A start reads the indexes only, and a block is read
-and inflated when one of its reviews is first opened, searched or compared.
+body, where its bytes are) followed by the bodies, one block per entry file.
+The main file's blocks are compressed (zlib level 1: a page of ten reviews
+to about a quarter; a body is one slice of its block), the journals' are not
+(compressing ~45 µs a body was a third more work for the parse workers on a
+folder of one review per file). A start reads the indexes only, and a block
+is read (and inflated) when one of its reviews is first opened, searched or
+compared.
 
-The cache is the main file (one record, written atomically by `save`) and
+The cache is the main file (written atomically by `save`) and
 journals next to it (`<main>.<pid>-<token>.journal`): while a first load runs,
 each parse worker appends a record to a journal of its own for every task it
 parses, before the reader even gets the answer. So what was parsed is on disk
@@ -48,7 +51,9 @@ VERSION = 6
 Stamp = tuple[int, int]  # size, mtime_ns
 
 LEVEL = 1
-"""zlib level of the bodies' blocks: level 6 saves ~4% more for ~3x the time."""
+"""zlib level of the main file's blocks: level 6 saves ~4% more for ~3x the time."""
+RECORD_BYTES = 4 * 1024 * 1024
+"""A save writes records of about this many bytes of blocks: what it holds at once."""
 JOURNAL_SUFFIX = ".journal"
 
 
@@ -110,17 +115,21 @@ class _File:
 
 
 class _Source:
-    """One record of a file: where its bodies start."""
+    """One record of a file: where its bodies start, and whether its blocks are compressed."""
 
-    __slots__ = ("bodies_at", "file")
+    __slots__ = ("bodies_at", "file", "packed")
 
-    def __init__(self, file: _File, bodies_at: int) -> None:
-        self.file, self.bodies_at = file, bodies_at
+    def __init__(self, file: _File, bodies_at: int, packed: bool) -> None:
+        self.file, self.bodies_at, self.packed = file, bodies_at, packed
 
-    def block(self, offset: int, length: int) -> bytes | None:
-        return self.file.block(self.bodies_at + offset, length)
+    def body(self, offset: int, length: int, start: int, end: int) -> bytes | None:
+        if not self.packed:
+            return self.file.read(self.bodies_at + offset + start, end - start)
+        block = self.file.block(self.bodies_at + offset, length)
+        return None if block is None else block[start:end]
 
     def raw(self, offset: int, length: int) -> bytes | None:
+        """A block as it is in the file."""
         return self.file.read(self.bodies_at + offset, length)
 
 
@@ -138,11 +147,10 @@ class _Body:
         self.location = location
 
     def __call__(self) -> bytes:
-        block = self.source.block(self.offset, self.length) if self.source is not None else None
-        if block is not None:
-            data = block[self.start : self.end]
-            if _is_body(data):
-                return data
+        source = self.source
+        data = source.body(self.offset, self.length, self.start, self.end) if source is not None else None
+        if data is not None and _is_body(data):
+            return data
         return _body_from_file(self.location)
 
 
@@ -185,9 +193,10 @@ def _decode(path: Path, raw: tuple, source: _Source | None) -> Review:
     return Review.packed(title, repo, verdict, tags, location, pr, blob)
 
 
-def _records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict]]:
+def _records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict, bool]]:
     """The valid records of an open cache file, as (where their bodies start,
-    index), up to the first that is not (cut short, damaged, another version)."""
+    index, whether its blocks are compressed), up to the first that is not (cut
+    short, damaged, another version)."""
     pos = 0
     while pos + _HEADER <= size:
         length = int.from_bytes(os.pread(fd, _HEADER, pos), "little")
@@ -200,16 +209,17 @@ def _records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict]]
         bodies_at = pos + _HEADER + length
         if (
             not isinstance(doc, tuple)
-            or len(doc) != 5
+            or len(doc) != 6
             or doc[0] != FORMAT
             or doc[1] != VERSION
             or doc[2] != version_key
             or not isinstance(doc[3], dict)
             or not isinstance(doc[4], int)
             or not 0 <= doc[4] <= size - bodies_at  # the bodies, all there
+            or not isinstance(doc[5], bool)
         ):
             return
-        yield bodies_at, doc[3]
+        yield bodies_at, doc[3], doc[5]
         pos = bodies_at + doc[4]
 
 
@@ -280,7 +290,7 @@ class Journal:
         start, and the entries with their bodies' places instead of their bytes."""
         index, blocks, out = _pack(entries)
         bodies_length = sum(map(len, blocks))
-        doc = marshal.dumps((FORMAT, VERSION, self.version_key, index, bodies_length))
+        doc = marshal.dumps((FORMAT, VERSION, self.version_key, index, bodies_length, False))
         with self._lock:
             fd = self._open()
             if fd is None:
@@ -309,14 +319,15 @@ class Journal:
 
 
 def _pack(entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> tuple[dict, list[bytes], list]:
-    """Entries with inline bodies, as a record: its index, its blocks (one per
-    file), and the entries as the index has them (with the file name first)."""
+    """Entries with inline bodies, as a journal's record: its index, its blocks
+    (one per file, not compressed), and the entries as the index has them
+    (with the file name first)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     out = []
     offset = 0
     for name, before, reviews, problems in entries:
-        block = zlib.compress(b"".join([raw[7] for raw in reviews]), LEVEL) if reviews else b""
+        block = b"".join([raw[7] for raw in reviews])
         length = len(block)
         start = 0
         packed = []
@@ -377,8 +388,8 @@ class ParseCache:
         raw = self._raw
         found = False
         try:
-            for bodies_at, index in _records(fd, size, self.version_key):
-                source = _Source(file, bodies_at)
+            for bodies_at, index, packed in _records(fd, size, self.version_key):
+                source = _Source(file, bodies_at, packed)
                 for name, entry in index.items():
                     if isinstance(entry, tuple) and len(entry) == 3:
                         raw[name] = (*entry, source)
@@ -413,7 +424,7 @@ class ParseCache:
         if isinstance(answer, tuple):
             journal, bodies_at, answer = answer
             if journal is not None:
-                source = _Source(self._journal(journal), bodies_at)
+                source = _Source(self._journal(journal), bodies_at, False)
         decoded: dict[Path, FileUpdate] = {}
         for name, before, reviews, problems in answer:
             path = Path(name)
@@ -457,44 +468,17 @@ class ParseCache:
             self.dirty = True
         if not self.dirty:
             return
-        index: dict[str, tuple] = {}
-        blocks: list[tuple[_Source, int, int] | bytes] = []
-        offset = 0
-        for name, (current, reviews, problems) in list(self._fresh.items()):
-            block = _one_block(reviews)
-            if block is None:
-                continue  # a body that cannot be read: left out, parsed next time
-            where, starts = block
-            length = where[2] if isinstance(where, tuple) else len(where)
-            packed = tuple(
-                (
-                    r.title,
-                    r.repo,
-                    r.verdict,
-                    r.tags,
-                    r.location.line,
-                    r.location.column,
-                    r.pr,
-                    offset,
-                    length,
-                    s,
-                    e,
-                )
-                for r, (s, e) in zip(reviews, starts, strict=True)
-            )
-            index[name] = (current, packed, problems)
-            blocks.append(where)
-            offset += length
-        doc = marshal.dumps((FORMAT, VERSION, self.version_key, index, offset))
+        entries = list(self._fresh.items())
+        saved: set[str] = set()
         folded = list(self._journals)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            # The blocks are copied one at a time from the files they are in:
-            # never all in memory at once (~50 MB at 100,000 reviews).
-            write_atomic(self.path, len(doc).to_bytes(_HEADER, "little"), doc, _copy(blocks))
-        except (OSError, _Unreadable):
+            # Record by record: a save holds one record's blocks at a time, not
+            # all of them (~50 MB at 100,000 reviews).
+            write_atomic(self.path, _saved_records(entries, self.version_key, saved))
+        except OSError:
             return
-        self._on_disk = set(index)
+        self._on_disk = saved
         self.dirty = False
         for name in folded:  # in the main file now; reviews still read from the open files
             with contextlib.suppress(OSError):
@@ -502,37 +486,69 @@ class ParseCache:
         self._journals = {}
 
 
-class _Unreadable(Exception):
-    """A block could not be copied while saving."""
+def _saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set[str]) -> Iterator[bytes]:
+    """The main file, a record at a time, each of about `RECORD_BYTES` of
+    compressed blocks; the names of the files saved are added to `saved`."""
+    index: dict[str, tuple] = {}
+    blocks: list[bytes] = []
+    offset = 0
+    for name, (current, reviews, problems) in entries:
+        made = _one_block(reviews)
+        if made is None:
+            continue  # a body that cannot be read: left out, parsed next time
+        block, starts = made
+        length = len(block)
+        packed = tuple(
+            (
+                r.title,
+                r.repo,
+                r.verdict,
+                r.tags,
+                r.location.line,
+                r.location.column,
+                r.pr,
+                offset,
+                length,
+                s,
+                e,
+            )
+            for r, (s, e) in zip(reviews, starts, strict=True)
+        )
+        index[name] = (current, packed, problems)
+        blocks.append(block)
+        offset += length
+        if offset >= RECORD_BYTES:
+            yield from _record(index, blocks, offset, version_key)
+            saved.update(index)
+            index, blocks, offset = {}, [], 0
+    if index or not saved:
+        yield from _record(index, blocks, offset, version_key)
+        saved.update(index)
 
 
-def _copy(blocks: list[tuple[_Source, int, int] | bytes]) -> Iterator[bytes]:
-    for block in blocks:
-        if isinstance(block, tuple):
-            source, offset, length = block
-            data = source.raw(offset, length)
-            if data is None:
-                raise _Unreadable
-            yield data
-        else:
-            yield block
+def _record(index: dict, blocks: list[bytes], length: int, version_key: str) -> list[bytes]:
+    doc = marshal.dumps((FORMAT, VERSION, version_key, index, length, True))
+    return [len(doc).to_bytes(_HEADER, "little"), doc, *blocks]
 
 
-def _one_block(
-    reviews: list[Review],
-) -> tuple[tuple[_Source, int, int] | bytes, list[tuple[int, int]]] | None:
-    """A file's bodies as one block to save: where it is already (all its
-    bodies still in one cache block), or made now; and each body's place in it."""
+def _one_block(reviews: list[Review]) -> tuple[bytes, list[tuple[int, int]]] | None:
+    """A file's bodies as one compressed block, and each body's place in it
+    once inflated: copied as it is when it is one in a compressed cache file
+    already, else made now. None if a body cannot be read."""
     bodies = [review._blob for review in reviews]
     first = bodies[0] if bodies else None
     if (
         isinstance(first, _Body)
         and first.source is not None
+        and first.source.packed
         and all(
             isinstance(b, _Body) and b.source is first.source and b.offset == first.offset for b in bodies
         )
     ):
-        return (first.source, first.offset, first.length), [(b.start, b.end) for b in bodies]  # type: ignore[union-attr]
+        block = first.source.raw(first.offset, first.length)
+        if block is None:
+            return None
+        return block, [(b.start, b.end) for b in bodies]  # type: ignore[union-attr]
     blobs = []
     for review, body in zip(reviews, bodies, strict=True):
         if isinstance(body, bytes):
