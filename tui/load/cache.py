@@ -401,6 +401,10 @@ class ParseCache:
             return None
         return file
 
+    def has(self, path: Path) -> bool:
+        """Is there an entry for `path`, whatever its stamp?"""
+        return str(path) in self._raw
+
     def get(self, path: Path, current: Stamp | None) -> FileUpdate | None:
         name = str(path)
         entry = self._raw.get(name)

@@ -231,8 +231,11 @@ def _collector_off() -> Iterator[None]:
 def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
     hits: dict[Path, FileUpdate] = {}
     misses: list[Path] = []
+    has = cache.has
     for path in paths:
-        update = cache.get(path, stamp(path))
+        # A file the cache has never seen is a miss without a `stat` (10,000
+        # of them on a first start, before the workers get their first task).
+        update = cache.get(path, stamp(path)) if has(path) else None
         if update is None:
             misses.append(path)
         else:
@@ -291,9 +294,11 @@ async def parse_in_background(
         for start in range(0, len(names), CHUNK):
             receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
     else:
-        chunks = _chunks([str(path) for path in misses], workers)
         command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
-        await asyncio.gather(*(_run_worker(chunks, receive, command, journal) for _ in range(workers)))
+        processes = [await _start_worker(command) for _ in range(workers)]
+        # Made while the workers start (~0.1 s: Python and the parser's imports).
+        chunks = _chunks([str(path) for path in misses], workers)
+        await asyncio.gather(*(_run_worker(process, chunks, receive, journal) for process in processes))
     if journal is not None:
         journal.close()
     if batch:
@@ -330,24 +335,30 @@ def _size(name: str) -> int:
         return 0
 
 
+async def _start_worker(command: tuple[str, ...]) -> asyncio.subprocess.Process | None:
+    try:
+        return await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        )  # fmt: skip
+    except OSError:
+        return None
+
+
 async def _run_worker(
+    process: asyncio.subprocess.Process | None,
     chunks: deque[list[str]],
     receive: Callable[[list | tuple], None],
-    command: tuple[str, ...] = WORKER,
     journal: Journal | None = None,
 ) -> None:
     """Feed one worker process chunks from the queue the workers share, until
     it is empty: a worker that is quicker, or less interrupted, takes more.
     `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
     If the worker dies, its chunks and the ones it would have taken are parsed
-    here, in a thread."""
-    process = await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )  # fmt: skip
-    assert process.stdin is not None and process.stdout is not None
+    here, in a thread (all of them if it could not be started)."""
     sent: deque[list[str]] = deque()
     try:
-        while True:
+        while process is not None:
+            assert process.stdin is not None and process.stdout is not None
             try:
                 while chunks and len(sent) < IN_FLIGHT:
                     sent.append(chunks.popleft())
@@ -372,7 +383,7 @@ async def _run_worker(
             chunk = sent.popleft() if sent else chunks.popleft()
             receive(await asyncio.to_thread(parse_files, chunk, journal))
     finally:
-        if process.returncode is None:
+        if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             with contextlib.suppress(Exception):
