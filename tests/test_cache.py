@@ -155,7 +155,7 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     info = path.stat()
     cache_file = tmp_path / "cache.bin"
     stamp_ = (info.st_size, info.st_mtime_ns)
-    review = ("t", "o/r", "deep", ("a",), 1, 1, None)
+    review = ("t", "o/r", "deep", ("a",), 1, 1, None, 1)
     for reviews in ((("x",),), ((*review, "not", "ints", 0, 0),), ((*review, 0, 5, 9),)):
         cache_file.write_bytes(
             cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0, True))

@@ -45,7 +45,7 @@ from tui.store.atomic import write_atomic
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 6
+VERSION = 7
 """Bump when the model or the loader's rules change: old caches are then ignored."""
 
 Stamp = tuple[int, int]  # size, mtime_ns
@@ -175,22 +175,24 @@ def _body_from_file(location: Location) -> bytes:
 
 
 def _decode(path: Path, raw: tuple, source: _Source | None) -> Review:
-    """A review from its cache tuple: with its body's bytes (8 fields: fresh from
-    a parse) or where they are in a cache file (11 fields: block offset and
-    length, and the body's start and end in the block)."""
-    title, repo, verdict, tags, line, column, pr, *where = raw
+    """A review from its cache tuple: its list fields and checklist size, with
+    its body's bytes (9 fields: fresh from a parse) or where they are in a
+    cache file (12 fields: block offset and length, and the body's start and
+    end in the block)."""
+    title, repo, verdict, tags, line, column, pr, checks, *where = raw
     location = Location(path, line, column)
+    if not isinstance(checks, int):
+        raise TypeError("bad checklist size")
     if len(where) == 4:
         offset, length, start, end = where
         if not all(isinstance(n, int) for n in where):
             raise TypeError("bad body reference")
-        return Review.packed(
-            title, repo, verdict, tags, location, pr, _Body(source, offset, length, start, end, location)
-        )
+        body = _Body(source, offset, length, start, end, location)
+        return Review.packed(title, repo, verdict, tags, location, pr, body, checks)
     (blob,) = where
     if not isinstance(blob, bytes):
         raise TypeError("bad body")
-    return Review.packed(title, repo, verdict, tags, location, pr, blob)
+    return Review.packed(title, repo, verdict, tags, location, pr, blob, checks)
 
 
 def _records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict, bool]]:
@@ -327,13 +329,13 @@ def _pack(entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> tuple[di
     out = []
     offset = 0
     for name, before, reviews, problems in entries:
-        block = b"".join([raw[7] for raw in reviews])
+        block = b"".join([raw[8] for raw in reviews])
         length = len(block)
         start = 0
         packed = []
         for raw in reviews:
-            end = start + len(raw[7])
-            packed.append((*raw[:7], offset, length, start, end))
+            end = start + len(raw[8])
+            packed.append((*raw[:8], offset, length, start, end))
             start = end
         packed_t = tuple(packed)
         if before is not None:
@@ -511,6 +513,7 @@ def _saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: se
                 r.location.line,
                 r.location.column,
                 r.pr,
+                r.checks,
                 offset,
                 length,
                 s,
@@ -577,9 +580,10 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
     get = fields.get
     body = tuple([get(name, default) for name, default in _BODY_DEFAULTS])
     intern = sys.intern
+    checks = len(get("focus", ())) + len(get("read_order", ()))
     return (
         fields["title"], intern(fields["repo"]), intern(fields["verdict"]),
-        tuple([intern(tag) for tag in fields["tags"]]), line, column, get("pr"), marshal.dumps(body),
+        tuple([intern(tag) for tag in fields["tags"]]), line, column, get("pr"), checks, marshal.dumps(body),
     )  # fmt: skip
 
 

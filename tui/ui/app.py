@@ -359,6 +359,7 @@ class PrDigestApp(App[None]):
             self.library.under(self.current_tag),
             self.filters,
             is_read=self.state.is_read,
+            read_keys=self.state.read_keys(),
             checked=self._checked,
             index=self.search_index,
             keep=self.current_key,

@@ -13,6 +13,7 @@ match in context on its second line.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -150,8 +151,8 @@ class ReviewList(CursorList):
         self._cache.clear()
         if before is not None and before < len(reviews) and reviews[before].key == selected:
             index: int | None = before  # still where it was: the usual case while files load
-        elif selected in self:
-            index = self.positions[selected]  # type: ignore[index]
+        elif (found := self._find(selected)) is not None:
+            index = found
         elif reviews:
             index = max(0, min(fallback, len(reviews) - 1))
         else:
@@ -181,12 +182,25 @@ class ReviewList(CursorList):
             self._index = dict(zip(map(_key, reviews), range(len(reviews)), strict=True))
         return self._index
 
+    def _find(self, key: object) -> int | None:
+        """Where `key` is listed: one scan in C, without building `positions`
+        (~15 ms at 100,000 reviews) for the one answer a relist needs."""
+        if key is None:
+            return None
+        if self._index is not None:
+            return self._index.get(key)  # type: ignore[arg-type]
+        try:
+            return operator.indexOf(map(_key, self.reviews), key)
+        except ValueError:
+            return None
+
     def __contains__(self, key: object) -> bool:
-        return key in self.positions
+        return self._find(key) is not None
 
     def position_of(self, key: str | None) -> int:
         """Where `key` is listed, or 0."""
-        return self.positions.get(key, 0) if key is not None else 0
+        found = self._find(key)
+        return 0 if found is None else found
 
     @property
     def keys(self) -> list[str]:
