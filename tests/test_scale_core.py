@@ -92,3 +92,16 @@ def test_the_checklist_size_is_known_without_unpacking(tmp_path: Path) -> None:
     for review in library.reviews:
         assert review._body is None
         assert review.checks == len(review.checklist)
+
+
+def test_text_without_backticks_is_what_code_spans_show() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from tui.core.text import code_spans, without_backticks
+
+    @given(st.text(alphabet="`ab \n\\1调", max_size=30))
+    def check(text: str) -> None:
+        assert without_backticks(text) == "".join(run for run, _ in code_spans(text))
+
+    check()
