@@ -358,3 +358,15 @@ def test_stamps_of_two_machines_at_one_instant_are_ordered_by_machine() -> None:
     clock = HybridClock(lambda: 5.0, machine="a")
     clock.observe(Stamp(5.0, 0, "z"))
     assert clock.now() > Stamp(5.0, 0, "z")
+
+
+def test_a_temp_file_left_by_a_killed_writer_is_removed_and_never_read(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    stale = folder / ".laptop.marks.999999999.abcd1234.tmp"  # no such process
+    stale.write_bytes(journal.header_line(journal.Header("laptop", "t")) + b'["r","o/r#1",true,1.0,0]\n')
+    a = machine(folder, "laptop", tmp_path)
+    assert not a.is_read(REVIEW)
+    a.set_read("o/r#2", True)
+    a.save()  # the first save writes the file whole, and clears what a dead writer left
+    assert sorted(os.listdir(folder)) == ["laptop.marks"]

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from tui.core.clock import HybridClock
 from tui.core.marks import Mark, ReviewMarks, Seen
 from tui.store import journal
-from tui.store.atomic import write_atomic
+from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
 from tui.store.safe_read import OPEN_FLAGS
@@ -363,6 +363,7 @@ class SharedState(ReadState):
                 journal.parse(handle.read(), 0, None, into=merged)
         merge_into(merged, reviews)
         data = journal.header_line(self.header) + journal.mark_lines(merged)
+        remove_stale_temps(self.own)  # a writer killed mid-write: its temp file would be synced
         write_atomic(self.own, data)
         self._compacted = len(data)
 
