@@ -246,16 +246,25 @@ STATE_HELP = "where read marks are kept: a file, or a folder shared between mach
 
 
 def _marks(given: str | None, configured: str | None = None) -> ReadState:
-    """The marks `--state` names, else the config's `state:`, else the default state file."""
-    from tui.store import config, locations
-    from tui.store.shared import open_state
+    """The marks `--state` names, else the config's `state:`, else the default
+    state file. The config is read (and a shared folder's code imported) only
+    when there is one."""
+    from tui.store import locations
+    from tui.store.state import ReadState
 
-    if given is None and configured is None:
+    if given is None and configured is None and locations.config_file().exists():
+        from tui.store import config
+
         configured = config.load(locations.config_file(), keys=False).state
     where = given if given is not None else configured
     if where is None:
-        return open_state(locations.state_file())
-    return open_state(*locations.state_place(where))
+        return ReadState(locations.state_file())
+    path, folder = locations.state_place(where)
+    if not folder:
+        return ReadState(path)
+    from tui.store.shared import open_state
+
+    return open_state(path, folder)
 
 
 LOCATIONS = ("config", "state", "ui", "cache")

@@ -370,3 +370,22 @@ def test_a_temp_file_left_by_a_killed_writer_is_removed_and_never_read(tmp_path:
     a.set_read("o/r#2", True)
     a.save()  # the first save writes the file whole, and clears what a dead writer left
     assert sorted(os.listdir(folder)) == ["laptop.marks"]
+
+
+def test_an_own_file_broken_while_open_is_set_aside_by_the_next_save_with_every_mark(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    a = machine(folder, "laptop", tmp_path)
+    a.set_read(REVIEW, True)
+    a.set_checked(REVIEW, "focus:a", True)
+    a.save()
+    own = folder / "laptop.marks"
+    header, *_ = own.read_bytes().splitlines(keepends=True)
+    own.write_bytes(header + b"not a record\n" + b'["r","o/r#5",true,1.0,0]\n')  # something wrote over it
+    a.take(a.poll())
+    assert a.unsaved  # it must be written anew
+    a.set_checked(REVIEW, "focus:b", True)
+    a.save()
+    assert len(list(folder.glob("laptop.marks.corrupt-*"))) == 1
+    again = machine(folder, "desktop", tmp_path)
+    assert again.is_read(REVIEW) and again.checked(REVIEW) == {"focus:a", "focus:b"}
+    assert not a.unsaved

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from pathlib import Path
 from typing import NamedTuple
 
@@ -48,9 +47,9 @@ def _stored(path: Path) -> tuple[str, str] | None:
 def _make(path: Path) -> tuple[str, str]:
     """A new id and token, kept at `path` unless another reader starting at the
     same moment kept its own first (then that one is this machine's)."""
-    made = (f"m-{secrets.token_hex(4)}", secrets.token_hex(8))
+    made = (f"m-{os.urandom(4).hex()}", os.urandom(8).hex())
     doc = json.dumps({"machine": made[0], "token": made[1]}).encode("utf-8") + b"\n"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(tmp, doc)

@@ -21,7 +21,6 @@ file, when broken, is set aside and written anew from the marks in memory.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import NamedTuple
 
 from tui.core.clock import HybridClock
 from tui.core.marks import Mark, ReviewMarks, Seen
+from tui.core.model import blake2b
 from tui.store import journal
 from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
@@ -111,10 +111,11 @@ class SharedState(ReadState):
         self.own = folder / f"{machine.id}{SUFFIX}"
         self.header = Header(machine.id, machine.token)
         self.local = local
-        digest = hashlib.sha256(os.fsencode(os.path.abspath(self.own))).hexdigest()[:16]
+        digest = blake2b(os.fsencode(os.path.abspath(self.own)), digest_size=8).hexdigest()
         self._lock = (lock_dir or folder) / f".marks-{digest}"
         self._unsaved: dict[Key, tuple[int, Mark | Seen]] = {}
         self._whole = False  # this machine's file is to be written anew, with every mark of its
+        self._whole_since = 0  # marks made when that was asked for: a save of a snapshot since answers
         self._cursors: dict[str, Cursor] = {}
         self._twins: set[str] = set()  # files warned about: another machine with this id
         self._compacted = 0  # the own file's size when last compacted or read (write's own)
@@ -301,8 +302,8 @@ class SharedState(ReadState):
                 self.clock.observe(parsed.newest)
             if merge_into(self.reviews, parsed.reviews) and parsed.header is not None:
                 machines.add(parsed.header.machine)
-        if self._broken_own:
-            self._set_own_aside(True)
+        if self._broken_own and not self._whole:  # set aside by the next save, under the lock
+            self._whole_since, self._whole = self._changes, True
         return machines
 
     # -- writing -----------------------------------------------------------------------------
@@ -345,33 +346,44 @@ class SharedState(ReadState):
                     if os.stat(self.own).st_size > max(COMPACT_AT, 2 * self._compacted):
                         self._write_whole({}, keep=True)
                 elif state in ("ok", "torn"):  # a torn last line is a save that never returned
-                    self._write_whole(snapshot.reviews, keep=True)
+                    broken = self._write_whole(snapshot.reviews, keep=True)
+                    if broken is not None:  # a bad line inside: set aside, and ours written anew
+                        notes.append(move_aside(self.own, StateError(broken)))
+                        self._write_whole(snapshot.reviews, keep=False)
+                        redo = not snapshot.whole
                 else:  # not a marks file any more: set aside; every mark of ours is written anew
                     notes.append(move_aside(self.own, StateError(state)))
                     self._write_whole(snapshot.reviews, keep=False)
                     redo = not snapshot.whole
-            return Outcome(snapshot.changes, {}, tuple(notes), redo=redo)
+            return Outcome(snapshot.changes, {}, tuple(notes), redo=redo, whole=snapshot.whole)
         except OSError as exc:
             return Outcome(snapshot.changes, None, tuple(notes), exc)
 
-    def _write_whole(self, reviews: dict[str, ReviewMarks], *, keep: bool) -> None:
+    def _write_whole(self, reviews: dict[str, ReviewMarks], *, keep: bool) -> str | None:
         """This machine's file anew, compacted: one line per mark, the newest of
-        what it held (with `keep`) and of `reviews`."""
+        what it held (with `keep`) and of `reviews`. If what it held has a bad
+        line before its end, nothing is written: why, to set it aside."""
         merged: dict[str, ReviewMarks] = {}
         if keep:
             with open(self.own, "rb") as handle:
-                journal.parse(handle.read(), 0, None, into=merged)
+                held = journal.parse(handle.read(), 0, None, into=merged)
+            if held.broken is not None:
+                return held.broken
         merge_into(merged, reviews)
         data = journal.header_line(self.header) + journal.mark_lines(merged)
         remove_stale_temps(self.own)  # a writer killed mid-write: its temp file would be synced
         write_atomic(self.own, data)
         self._compacted = len(data)
+        return None
 
     def absorb(self, outcome: Outcome) -> bool:
         if outcome.error is None and outcome.theirs is not None:
             done = outcome.changes
             self._unsaved = {k: v for k, v in self._unsaved.items() if v[0] > done}
-            self._whole = outcome.redo
+            if outcome.whole and done >= self._whole_since:
+                self._whole = False
+            if outcome.redo:
+                self._whole_since, self._whole = self._changes, True
         return super().absorb(outcome)
 
     def unsaved_report(self) -> str | None:

@@ -207,6 +207,7 @@ class Outcome(NamedTuple):
     notes: tuple[str, ...] = ()  # warnings to show (a broken file moved aside)
     error: OSError | None = None
     redo: bool = False  # a shared folder's: the machine's file must be written anew, whole
+    whole: bool = False  # a shared folder's: the snapshot's, written whole
 
 
 class _Told(OSError):

@@ -13,9 +13,9 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from tui.i18n import words
-from tui.store.shared import SharedState, is_marks_file
 
 if TYPE_CHECKING:
+    from tui.store.shared import SharedState
     from tui.ui.reader import ReaderScreen
 
 NOTICE_S = 3
@@ -27,17 +27,17 @@ class MarksSync:
     def __init__(self, reader: ReaderScreen) -> None:
         self.reader = reader
         self.arrivals = 0  # polls that changed what is shown, for tests
+        self.state: SharedState | None = None  # set by `start` when the marks are in a shared folder
         self._stop = asyncio.Event()
         self._busy = False
         self._again = False
 
-    @property
-    def state(self) -> SharedState | None:
-        state = self.reader.state
-        return state if isinstance(state, SharedState) and state.saving else None
-
     def start(self) -> None:
-        if self.state is not None:
+        from tui.store.shared import SharedState  # not before the first frame: a single file needs none of it
+
+        state = self.reader.state
+        if isinstance(state, SharedState) and state.saving:
+            self.state = state
             self.reader.run_worker(self._watch(), group="marks-sync", exclusive=True, exit_on_error=False)
 
     def stop(self) -> None:
@@ -45,6 +45,7 @@ class MarksSync:
 
     async def _watch(self) -> None:
         from tui.load.watch import watch
+        from tui.store.shared import is_marks_file
 
         state = self.state
         assert state is not None and state.path is not None
