@@ -389,3 +389,16 @@ def test_an_own_file_broken_while_open_is_set_aside_by_the_next_save_with_every_
     again = machine(folder, "desktop", tmp_path)
     assert again.is_read(REVIEW) and again.checked(REVIEW) == {"focus:a", "focus:b"}
     assert not a.unsaved
+
+
+def test_a_file_named_as_the_folder_is_warned_about_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_bytes(b"mine")
+    state = SharedState(path, Machine("laptop", "t"), lock_dir=tmp_path / "locks")
+    state.load()
+    state.set_read(REVIEW, True)
+    state.save()
+    state.save()
+    [warning] = state.warnings
+    assert warning.startswith(f"Cannot save marks to {path}: it is not a folder")
+    assert path.read_bytes() == b"mine" and state.is_read(REVIEW)

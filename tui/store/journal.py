@@ -13,8 +13,9 @@ stamp is `(t, c, machine)`); each line after it is one mark, a review read
 the version of the review seen (`s`, its fingerprint as JSON text, read only
 when it is compared: most never are). A save appends the marks it made, so it
 writes what changed, not everything; the newest line of a mark is the one
-that counts, and when the log has grown to twice what its newest lines hold,
-it is compacted (rewritten atomically with one line per mark).
+that counts, and once the log is past 1 MB and twice its size when last
+compacted (or read at start), it is compacted: rewritten atomically with one
+line per mark.
 
 Every line is whole or is the last: a copy stopped half-way (a sync tool's,
 or a crash during an append) is a log with fewer marks and a torn last line,

@@ -21,6 +21,7 @@ file, when broken, is set aside and written anew from the marks in memory.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -35,7 +36,6 @@ from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
 from tui.store.safe_read import OPEN_FLAGS
 from tui.store.state import (
-    NotOurs,
     Outcome,
     ReadState,
     Snapshot,
@@ -410,7 +410,7 @@ def _folder_or_missing(path: Path) -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     if not stat.S_ISDIR(mode):
-        raise NotOurs("not a folder")
+        raise OSError(errno.ENOTDIR, "it is not a folder")
 
 
 def _own_file_state(path: Path, machine: str) -> str:
