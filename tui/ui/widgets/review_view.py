@@ -74,6 +74,8 @@ class _Line(NamedTuple):
 class ReviewView(Pane, can_focus=True):
     """Title, verdict, tags, summary, focus items, checklist, actions, caveats."""
 
+    COMPONENT_PREFIX = "review-view"
+
     COMPONENT_CLASSES = {
         "review-view--title",
         "review-view--meta",
@@ -162,9 +164,7 @@ class ReviewView(Pane, can_focus=True):
         self.terms: tuple[str, ...] = ()
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
-        self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
         self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
-        self._base = Style()
 
     # -- data in ---------------------------------------------------------------
 
@@ -319,18 +319,6 @@ class ReviewView(Pane, can_focus=True):
             return words().change_badges["edited"]
         return None
 
-    def _style(self, name: Hashable) -> Style:
-        """The full style of a component, blended over this widget's background;
-        (name, MATCH) is that style with the search match's on top."""
-        if name is None:
-            return self._base
-        if name not in self._styles:
-            if isinstance(name, tuple):
-                self._styles[name] = self._style(name[0]) + self._style(name[1])
-            else:
-                self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
-        return self._styles[name]
-
     def _relayout(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 and not self.size:
@@ -341,15 +329,13 @@ class ReviewView(Pane, can_focus=True):
             self._lines, self._item_rows, self.match_lines = [], {}, []
             return
         self._layout_width = width
-        if not self._styles:
-            self._base = self.rich_style
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
         for block in self._blocks():
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
-            fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
+            fill = Style(bgcolor=self.style_of(block.fill).bgcolor) if block.fill else None
             prefix_width = sum(cell_len(text) for text, _ in block.prefix)
             indent: Runs = [(" " * prefix_width, None)]
             if block.prefix and block.prefix[0][1] == "focus-bar":
@@ -384,7 +370,7 @@ class ReviewView(Pane, can_focus=True):
         return lines
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
-        rich_style = self._style(style)
+        rich_style = self.style_of(style)
         if fill is not None:
             rich_style = fill + rich_style
         return Segment(text, rich_style)
@@ -398,21 +384,11 @@ class ReviewView(Pane, can_focus=True):
         moving to or from the pane restyles it too (its border), and re-wrapping
         the review then would be wasted work on every enter and escape."""
         super().notify_style_update()
-        if not self._styles_changed():
-            self.refresh()
-            return
-        self._styles = {}
+        self.refresh()
+
+    def restyled(self) -> None:
         if self._layout_width >= 0:
             self._relayout()
-
-    def _styles_changed(self) -> bool:
-        if not self._styles or self.rich_style != self._base:
-            return True
-        return any(
-            self.get_component_rich_style(f"review-view--{name}") != style
-            for name, style in self._styles.items()
-            if isinstance(name, str)
-        )
 
     # -- drawing ---------------------------------------------------------------
 
@@ -425,26 +401,22 @@ class ReviewView(Pane, can_focus=True):
             self._relayout()
         row = scroll_y + y
         if row >= len(self._lines):
-            return Strip.blank(width, self._base)
+            return Strip.blank(width, self.style_of(None))
         line = self._lines[row]
         segments = line.segments
         if line.item is not None and line.item == self.cursor and self.has_focus:
-            # The cursor's background across the line but on the matches, which keep
-            # theirs. With NO_COLOR the cursor is reversed: a background would not show.
-            if self.app.no_color:
-                cursor = Style(reverse=True)
-            else:
-                cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
+            # The cursor's background across the line but on the matches, which keep theirs.
+            cursor = self.cursor_over()
             used = sum(segment.cell_length for segment in segments)
-            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self._base)
+            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self.style_of(None))
             segments = [
                 segment if n in line.matches else Segment(segment.text, (segment.style or Style()) + cursor)
                 for n, segment in enumerate([*segments, pad])
             ]
         if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
-            marker = Segment("›", self.get_component_rich_style("review-view--match-current"))
+            marker = Segment("›", self.style_of("match-current"))
             segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
-        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self._base)
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.style_of(None))
 
     def on_focus(self) -> None:
         self.refresh()
