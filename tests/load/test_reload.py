@@ -154,9 +154,7 @@ async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, 
         assert row.stale
         assert "stale" in screen_text(app) and "1 problem (p)" in screen_text(app)
         # notify() posts a message: the App adds the notice when it handles it.
-        await until(
-            pilot, lambda: any("1 file has a problem" in n.text for n in toasts(app)), "notice"
-        )
+        await until(pilot, lambda: any("1 file has a problem" in n.text for n in toasts(app)), "notice")
         problem = app.reader.library.all_problems()[0]
         assert problem.location.path == folder / "one.yaml" and problem.location.line >= 8
         # a half-written file: a schema error this time
