@@ -14,8 +14,8 @@ from typing import NamedTuple
 from tui.core.text import escaped, one_line
 
 try:
-    # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL
-    # (~1 ms), and the first frame needs digests (its review's item keys).
+    # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL,
+    # and the first frame needs digests (its review's item keys).
     from _blake2 import blake2b
 except ImportError:  # a Python built without it
     from hashlib import blake2b
@@ -70,7 +70,7 @@ class Item(NamedTuple):
 
     A record, not a dataclass: 10,000 reviews build ~50,000 of these from the
     parse cache, and a dataclass's methods are compiled from source when the
-    module is imported (~0.3-0.6 ms each, on the way to the first frame).
+    module is imported, on the way to the first frame.
     """
 
     section: str
@@ -236,8 +236,8 @@ class Review:
     def same_content(self, other: Review) -> bool:
         """`content == other.content`, leaving packed bodies packed: a reload
         compares each review of the changed files with its last version, and
-        bodies unpacked for that stayed unpacked (~2.5 KB a review; in a soak
-        with a file edited every 0.5 s at 10,000 reviews, +10 MB in 3 minutes)."""
+        bodies unpacked for that would stay unpacked, and memory would grow
+        with every edit of a file (bench/README.md)."""
         packed = [review for review in (self, other) if review._body is None]
         try:
             return self.content == other.content

@@ -256,8 +256,8 @@ class ParseCache:
             else:
                 entries[name] = (current, tuple(kept), problems)
         index = marshal.dumps((FORMAT, VERSION, self.version_key, entries, len(bodies)))
-        # Written in three parts: joining them copied every body twice more
-        # (~60 MB at 10,000 reviews, at each save).
+        # Written in three parts: joining them would copy every body twice more
+        # at each save.
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, len(index).to_bytes(_HEADER, "little"), index, bodies)

@@ -23,8 +23,8 @@ class PaneScrollBar(ScrollBar):
 
     Textual redraws a widget's scrollbars each time it restyles the widget,
     whether or not their colours changed (`ScrollbarColorProperty` refreshes
-    them on every set): each focus move (enter, escape, tab) redrew both
-    panes' bars, ~60 lines, ~2 ms and ~500 objects of cyclic garbage. A whole
+    them on every set): each focus move (enter, escape, tab) would redraw both
+    panes' bars, ~60 lines, and leave cyclic garbage. A whole
     refresh is skipped when everything `ScrollBar.render` reads is as it was
     when the bar was last drawn. (tests/perf_guards/test_redraw.py checks that focus moves
     leave the bars alone, and that a theme, a scroll and a resize redraw them.)"""
