@@ -29,39 +29,12 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from tui.core.changes import ReviewChanges
-from tui.core.model import CHECKABLE, SECTIONS, Item, Review
-from tui.core.search import MATCH, split_runs
-from tui.core.text import code_refs, code_spans
+from tui.core.model import Item, Review
+from tui.core.search import MATCH
 from tui.core.wrap import wrap
-from tui.i18n import words
-from tui.ui import presenting
+from tui.ui.widgets.review_blocks import Runs, Shown, review_blocks
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
 from tui.ui.widgets.to_screen import post_to_screen
-
-Runs = list[tuple[str, Hashable]]
-
-
-class _Block:
-    """A paragraph to lay out: runs of (text, style name) behind a prefix.
-    (A plain class: see `tui.core.changes.ReviewChanges`.)"""
-
-    __slots__ = ("fill", "gap_before", "item", "prefix", "runs", "searched")
-
-    def __init__(
-        self,
-        runs: Runs,
-        prefix: Runs,
-        item: int | None = None,  # index into the checklist, for the cursor
-        fill: str | None = None,  # a style for the whole line (focus items)
-        gap_before: int = 0,
-        searched: bool = True,  # search matches are highlighted here (not in the UI's own lines)
-    ) -> None:
-        self.runs = runs
-        self.prefix = prefix
-        self.item = item
-        self.fill = fill
-        self.gap_before = gap_before
-        self.searched = searched
 
 
 class _Line(NamedTuple):
@@ -226,100 +199,6 @@ class ReviewView(Pane, can_focus=True):
 
     # -- layout ----------------------------------------------------------------
 
-    def _blocks(self) -> list[_Block]:
-        review = self.review
-        if review is None:
-            return [_Block([(words().no_review, "dim")], [(" ", None)])]
-        blocks: list[_Block] = []
-        pad: Runs = [(" ", None)]
-        blocks.append(_Block([(review.title, "title")], pad))
-        meta: Runs = [
-            (f" {words().verdict_words.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
-        ]
-        for tag in review.tags:
-            meta += [("  ", None), (f"#{tag}", "tag")]
-        blocks.append(_Block(meta, pad, searched=False))
-        state: Runs = [("✓ " + words().read, "read") if self.read else ("● " + words().not_read, "unread")]
-        if self.checklist:
-            done = sum(1 for item in self.checklist if item.key in self.checked)
-            state += [
-                ("  ", None),
-                (words().checked_count.format(done=done, total=len(self.checklist)), "meta"),
-            ]
-        state += [("  ", None), (review.repo, "meta")]
-        if review.pr is not None:
-            state += [(f"#{review.pr}", "meta")]
-        if review.date:
-            state += [("  ", None), (review.date, "meta")]
-        blocks.append(_Block(state, pad, searched=False))
-        if review.link:
-            blocks.append(_Block([(review.link, "meta")], pad, searched=False))
-        if self.stale:
-            banner = "⚠ " + words().stale_banner.format(problems=self.hint_keys.get("problems", "p"))
-            blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
-        if self.changes:
-            described = words().change_sep.join(
-                f"{what} {how}" for what, how in presenting.describe_changes(self.changes, review)
-            )
-            text = words().updated_banner.format(
-                since=words().updated_since_read,
-                what=described,
-                hint=words().updated_hint.format(read=self.hint_keys.get("read", "r")),
-            )
-            blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
-        if review.verdict_note:
-            blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
-        for paragraph in review.summary.split("\n\n"):
-            blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
-        index = 0
-        for section in SECTIONS:
-            items = review.items(section)
-            if not items:
-                continue
-            heading: Runs = [(words().section_headings[section], "heading")]
-            if section in CHECKABLE:
-                done = sum(1 for item in items if item.key in self.checked)
-                heading += [(f"  {done}/{len(items)}", "meta")]
-            blocks.append(_Block(heading, pad, gap_before=1, searched=False))
-            for number, item in enumerate(items, 1):
-                text_style = "focus" if section == "focus" else None
-                runs = _styled(item.text, text_style)
-                if self.changes and (badge := self._badge(item.key)):
-                    runs = [(f"{badge} ", "badge"), *runs]
-                extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
-                if extra:
-                    runs += [("  → ", "dim")]
-                    for n, ref in enumerate(extra):
-                        runs += [(", ", "dim")] if n else []
-                        runs += [(ref, "code")]
-                if section in CHECKABLE:
-                    mark = "[✓] " if item.key in self.checked else "[ ] "
-                    lead: Runs = [(mark, "checked" if item.key in self.checked else "box")]
-                    if section == "read_order":
-                        lead += [(f"{number}. ", "meta")]
-                    bar: Runs = [(" ▌", "focus-bar")] if section == "focus" else [("  ", None)]
-                    blocks.append(
-                        _Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
-                    )
-                    index += 1
-                elif item.key in self.checked:  # checked in the to-do view
-                    blocks.append(_Block(runs, [("  ✓ ", "checked")]))
-                else:
-                    blocks.append(_Block(runs, [("  • ", "dim")]))
-        if self.terms:
-            for block in blocks:
-                if block.searched:
-                    block.runs, _ = split_runs(block.runs, self.terms)
-        return blocks
-
-    def _badge(self, key: str) -> str | None:
-        assert self.changes is not None
-        if key in self.changes.added:
-            return words().change_badges["added"]
-        if key in self.changes.edited:
-            return words().change_badges["edited"]
-        return None
-
     def _relayout(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 and not self.size:
@@ -333,7 +212,10 @@ class ReviewView(Pane, can_focus=True):
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
-        for block in self._blocks():
+        shown = Shown(
+            self.checklist, self.checked, self.read, self.changes, self.stale, self.hint_keys, self.terms
+        )
+        for block in review_blocks(self.review, shown):
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
             fill = Style(bgcolor=self.style_of(block.fill).bgcolor) if block.fill else None
@@ -506,11 +388,6 @@ class ReviewView(Pane, can_focus=True):
         self.cursor = line.item
         if event.x < line.box_end:
             self.action_toggle_item()
-
-
-def _styled(text: str, base: str | None) -> Runs:
-    """Runs for a text whose backticked spans are code."""
-    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
 
 
 def _is_match(style: Hashable) -> bool:
