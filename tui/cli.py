@@ -23,11 +23,36 @@ from tui.output import guarded, out, warn
 if TYPE_CHECKING:
     from tui.clone.resolve import ReviewRefs
     from tui.core.model import Library
+    from tui.store.state import ReadState
 
 
 def _language(arg: str | None) -> str:
     """`--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG): zh* is Chinese."""
     return i18n.normalize(arg) or i18n.from_environment(os.environ)
+
+
+def _add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+
+
+def _warn_problems(library: Library) -> None:
+    if problems := library.all_problems():
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+
+
+def _read_state(path: Path | None, library: Library) -> ReadState:
+    """The read marks, for a command that only reads them (never moved aside)."""
+    from tui.store import locations
+    from tui.store.state import ReadState
+
+    state = ReadState(path or locations.state_file())
+    state.load(move_aside=False)
+    state.adopt_title_marks(library.reviews)
+    for warning in state.warnings:
+        warn(warning)
+    return state
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -120,9 +145,7 @@ def _refs(argv: Sequence[str]) -> int:
         description="Print every ref of every review with where it resolves in your clone. "
         "TSV columns: review, pr, ref, kind, status, path, line, candidates (space-separated).",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--repo-dir", type=Path, metavar="DIR", help="the clone to look in (default: config repos:, else .)"
     )
@@ -139,8 +162,7 @@ def _refs(argv: Sequence[str]) -> int:
     for note in notes:
         warn(note)
     out(refs_report.to_json(results) if args.format == "json" else refs_report.to_tsv(results))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -149,9 +171,7 @@ def _export(argv: Sequence[str]) -> int:
         prog="prdigest-tui export",
         description="Print the reading list (titles, verdicts, tags, unchecked items, URLs) to stdout.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument("--unread", action="store_true", help="only reviews not read yet")
     parser.add_argument("--tag", metavar="T", help="only reviews with this tag")
     parser.add_argument("--format", choices=("md", "json"), default="md", help="Markdown (default) or JSON")
@@ -164,7 +184,6 @@ def _export(argv: Sequence[str]) -> int:
     from tui.core.model import Library
     from tui.load.parse import load_paths
     from tui.store import locations
-    from tui.store.state import ReadState
 
     result = load_paths(args.paths or locations.default_paths())
     library = Library.build(result.files, result.problems)
@@ -172,18 +191,13 @@ def _export(argv: Sequence[str]) -> int:
     if tag is not None and tag not in library.tags:
         warn(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
-    state = ReadState(args.state or locations.state_file())
-    state.load(move_aside=False)  # export only reads
-    state.adopt_title_marks(library.reviews)
-    for warning in state.warnings:
-        warn(warning)
+    state = _read_state(args.state, library)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
     if args.format == "json":
         out(export.to_json(entries))
     else:
         out(export.to_markdown(entries, heading=", ".join(library.repos)))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -192,9 +206,7 @@ def _status(argv: Sequence[str]) -> int:
         prog="prdigest-tui status",
         description="Print one line for a status bar: unread and updated reviews, a view's count.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--format",
         metavar="FORMAT",
@@ -210,7 +222,6 @@ def _status(argv: Sequence[str]) -> int:
     from tui.load.cache import ParseCache
     from tui.load.library import load_library
     from tui.store import config, locations
-    from tui.store.state import ReadState
 
     fmt = args.format if args.format is not None else words().status_line
     try:
@@ -225,11 +236,7 @@ def _status(argv: Sequence[str]) -> int:
         return 2
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     library = load_library(args.paths or locations.default_paths(), cache)
-    state = ReadState(args.state or locations.state_file())
-    state.load(move_aside=False)  # status only reads
-    state.adopt_title_marks(library.reviews)
-    for warning in state.warnings:
-        warn(warning)
+    state = _read_state(args.state, library)
     counts = status.count(
         library,
         is_read=state.is_read,
