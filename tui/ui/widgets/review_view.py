@@ -85,6 +85,7 @@ class ReviewView(Pane, can_focus=True):
         "review-view--note",
         "review-view--heading",
         "review-view--code",
+        "review-view--ref",
         "review-view--focus",
         "review-view--focus-bar",
         "review-view--box",
@@ -133,6 +134,13 @@ class ReviewView(Pane, can_focus=True):
             show=False,
         ),
         Binding("pageup", "page(-1)", "Page up", id="review.page-up", tooltip="Scroll a page up", show=False),
+        Binding(
+            "enter",
+            "open_ref",
+            "Open ref",
+            id="review.open_ref",
+            tooltip="Open the item's code ref in the code view (again: its next ref)",
+        ),
         Binding("home,g", "edge(-1)", "Top", id="review.top", tooltip="Scroll to the top", show=False),
         Binding("end,G", "edge(1)", "Bottom", id="review.bottom", tooltip="Scroll to the bottom", show=False),
     ]
@@ -144,6 +152,15 @@ class ReviewView(Pane, can_focus=True):
         review_key: str
         item_key: str
         checked: bool
+
+    @dataclass
+    class RefOpened(Message):
+        """`enter` on an item: open its ref (`place` is its section, `index` its
+        position there)."""
+
+        review_key: str
+        place: str
+        index: int
 
     cursor: reactive[int] = reactive(0, layout=False, init=False)
 
@@ -160,6 +177,7 @@ class ReviewView(Pane, can_focus=True):
         self._item_rows: dict[int, tuple[int, int]] = {}
         self._layout_width = -1
         self.terms: tuple[str, ...] = ()
+        self.resolved_refs: frozenset[str] = frozenset()  # ref texts found in the clone: marked
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
         self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
@@ -203,6 +221,14 @@ class ReviewView(Pane, can_focus=True):
         if offset is not None and start is not None and start - offset != self.scroll_offset.y:
             self.scroll_to(y=max(0, start - offset), animate=False, immediate=True)
 
+    def set_refs(self, texts: frozenset[str]) -> None:
+        """Mark these refs (found in the user's clone) as ones `enter` opens."""
+        if texts == self.resolved_refs:
+            return
+        self.resolved_refs = texts
+        if self._layout_width >= 0:
+            self._relayout()
+
     def set_terms(self, terms: tuple[str, ...]) -> None:
         """Highlight these search terms (none: no highlighting)."""
         if terms == self.terms:
@@ -211,6 +237,15 @@ class ReviewView(Pane, can_focus=True):
         self.current_match = None
         if self._layout_width >= 0:
             self._relayout()
+
+    @property
+    def cursor_place(self) -> tuple[str, int] | None:
+        """The item under the cursor as (section, its position in the section)."""
+        item = self.cursor_item
+        if item is None or self.review is None:
+            return None
+        offset = 0 if item.section == "focus" else len(self.review.focus)
+        return item.section, self.cursor - offset
 
     @property
     def cursor_item(self) -> Item | None:
@@ -267,9 +302,9 @@ class ReviewView(Pane, can_focus=True):
             )
             blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
         if review.verdict_note:
-            blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
+            blocks.append(_Block(self._styled(review.verdict_note, "note"), pad, gap_before=1))
         for paragraph in review.summary.split("\n\n"):
-            blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
+            blocks.append(_Block(self._styled(paragraph, None), pad, gap_before=1))
         index = 0
         for section in SECTIONS:
             items = review.items(section)
@@ -282,7 +317,7 @@ class ReviewView(Pane, can_focus=True):
             blocks.append(_Block(heading, pad, gap_before=1, searched=False))
             for number, item in enumerate(items, 1):
                 text_style = "focus" if section == "focus" else None
-                runs = _styled(item.text, text_style)
+                runs = self._styled(item.text, text_style)
                 if self.changes and (badge := self._badge(item.key)):
                     runs = [(f"{badge} ", "badge"), *runs]
                 extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
@@ -290,7 +325,7 @@ class ReviewView(Pane, can_focus=True):
                     runs += [("  → ", "dim")]
                     for n, ref in enumerate(extra):
                         runs += [(", ", "dim")] if n else []
-                        runs += [(ref, "code")]
+                        runs += self._code(ref)
                 if section in CHECKABLE:
                     mark = "[✓] " if item.key in self.checked else "[ ] "
                     lead: Runs = [(mark, "checked" if item.key in self.checked else "box")]
@@ -310,6 +345,20 @@ class ReviewView(Pane, can_focus=True):
                 if block.searched:
                     block.runs, _ = split_runs(block.runs, self.terms)
         return blocks
+
+    def _styled(self, text: str, base: str | None) -> Runs:
+        """Runs for a text whose backticked spans are code (refs found in the clone marked)."""
+        runs: Runs = []
+        for run, is_code in code_spans(text):
+            runs += self._code(run) if is_code else [(run, base)]
+        return runs
+
+    def _code(self, text: str) -> Runs:
+        """A code span: underlined when it is a ref found in the clone, and then,
+        with NO_COLOR (where the underline may be all that tells it), a `*` after it."""
+        if text not in self.resolved_refs:
+            return [(text, "code")]
+        return [(text + "*" if self.app.no_color else text, "ref")]
 
     def _badge(self, key: str) -> str | None:
         assert self.changes is not None
@@ -380,7 +429,7 @@ class ReviewView(Pane, can_focus=True):
         if lines is None:
             if len(self._wrapped) > 4096:
                 self._wrapped.clear()
-            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code"})
+            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code", "ref"})
         return lines
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
@@ -522,6 +571,13 @@ class ReviewView(Pane, can_focus=True):
         item = self.checklist[self.cursor]
         post_to_screen(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
+    def action_open_ref(self) -> None:
+        place = self.cursor_place
+        if self.review is None or place is None:
+            self.app.bell()
+            return
+        post_to_screen(self, self.RefOpened(self.review.key, *place))
+
     def on_click(self, event: events.Click) -> None:
         """A click on an item's box toggles it; elsewhere on the item moves the cursor."""
         row = self.scroll_offset.y + event.y
@@ -533,11 +589,6 @@ class ReviewView(Pane, can_focus=True):
         self.cursor = line.item
         if event.x < line.box_end:
             self.action_toggle_item()
-
-
-def _styled(text: str, base: str | None) -> Runs:
-    """Runs for a text whose backticked spans are code."""
-    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
 
 
 def _is_match(style: Hashable) -> bool:
