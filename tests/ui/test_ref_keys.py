@@ -276,9 +276,7 @@ async def test_without_a_clone_enter_says_once_how_to_set_one(tmp_path: Path, en
         assert view.checklist[0].key in app.reader.state.checked(app.reader.current_key)
 
 
-async def test_the_clone_is_found_from_the_current_folder(
-    tmp_path: Path, clone: Path, entries: Path
-) -> None:
+async def test_the_clone_is_found_from_the_current_folder(tmp_path: Path, clone: Path, entries: Path) -> None:
     app = reader_app(tmp_path, entries, None)
     app.reader.clones.cwd = clone / "pkg"
     async with app.run_test(size=(120, 40)) as pilot:

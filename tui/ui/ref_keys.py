@@ -119,7 +119,10 @@ class RefKeys(MarkKeys):
             self._say_no_clone(review.repo, refs.note)
         else:
             self.notify(
-                words().ref_missing.format(ref=resolution.ref.text), severity="warning", timeout=4, markup=False
+                words().ref_missing.format(ref=resolution.ref.text),
+                severity="warning",
+                timeout=4,
+                markup=False,
             )
 
     def _say_no_clone(self, repo: str, note: str | None) -> None:

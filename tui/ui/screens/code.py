@@ -33,7 +33,7 @@ class CodeScreen(TranslatedBindings, Screen[None]):
     BINDINGS = [
         Binding("e", "editor", "Editor", id="code.editor", tooltip="Open this file at this line in $EDITOR"),
         Binding("d", "diff", "Diff", id="code.diff", tooltip="What the PR changed in this file"),
-        Binding("D", "pr_diff", "PR diff", id="code.pr_diff", tooltip="The whole PR's diff, file by file"),
+        Binding("D", "pr_diff", "PR diff", id="code.pr-diff", tooltip="The whole PR's diff, file by file"),
         Binding("escape,q", "back", "Back", id="code.back", tooltip="Back to the review"),
     ]
 
@@ -95,8 +95,8 @@ class DiffScreen(TranslatedBindings, Screen[None]):
     DEFAULT_CSS = _CSS
 
     BINDINGS = [
-        Binding("n", "next_file", "Next file", id="diff.next_file", tooltip="The next file of the diff"),
-        Binding("p", "previous_file", "Previous file", id="diff.previous_file", tooltip="The previous file"),
+        Binding("n", "next_file", "Next file", id="diff.next-file", tooltip="The next file of the diff"),
+        Binding("p", "previous_file", "Previous file", id="diff.previous-file", tooltip="The previous file"),
         Binding("escape,q", "back", "Back", id="diff.back", tooltip="Back to the code"),
     ]
 

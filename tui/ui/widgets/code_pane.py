@@ -43,7 +43,7 @@ class CodePane(Vertical):
     BINDINGS = [
         Binding("e", "editor", "Editor", id="code.editor", tooltip="Open this file at this line in $EDITOR"),
         Binding("d", "diff", "Diff", id="code.diff", tooltip="What the PR changed in this file"),
-        Binding("D", "pr_diff", "PR diff", id="code.pr_diff", tooltip="The whole PR's diff, file by file"),
+        Binding("D", "pr_diff", "PR diff", id="code.pr-diff", tooltip="The whole PR's diff, file by file"),
         Binding(
             "space",
             "check",

@@ -138,7 +138,7 @@ class ReviewView(Pane, can_focus=True):
             "enter",
             "open_ref",
             "Open ref",
-            id="review.open_ref",
+            id="review.open-ref",
             tooltip="Open the item's code ref in the code view (again: its next ref)",
         ),
         Binding("home,g", "edge(-1)", "Top", id="review.top", tooltip="Scroll to the top", show=False),
