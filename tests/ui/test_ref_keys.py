@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import all_saved, screen_text, settled
-from tests.clone_repo import ENGINE, REPO, build
+from tests.clone_repo import ENGINE, REPO, build, commit
 from tui.ui.app import PrDigestApp
 from tui.ui.screens.code import DiffScreen
 from tui.ui.screens.ref_picker import RefPicker
@@ -40,7 +40,16 @@ entries:
     summary: No PR to settle which.
     focus:
       - text: Which `scheduler.py`?
+  - title: A long file
+    tags: [sched]
+    verdict: skim
+    summary: Its definition is far down.
+    focus:
+      - text: Read `far_away`
 """
+
+LONG = "".join(f"VALUE_{n} = {n}\n" for n in range(3_000)) + "\n\ndef far_away() -> None:\n    pass\n"
+FAR = 3_003
 
 
 START = ENGINE.splitlines().index("    def start(self) -> None:") + 1
@@ -51,6 +60,7 @@ HELPER = ENGINE.splitlines().index("def helper() -> int:") + 1
 def clone(tmp_path: Path) -> Path:
     root = tmp_path / "widgets"
     build(root)
+    commit(root, {"pkg/long.py": LONG}, "A long module (#40)")
     return root
 
 
@@ -128,6 +138,22 @@ async def test_enter_opens_the_items_ref_at_its_line_and_again_the_next(
         await pilot.press("enter")  # again: the item's next ref
         pane = await code_shown(app, pilot)
         assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/engine.py", HELPER)
+
+
+async def test_a_definition_far_down_a_long_file_is_scrolled_to(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    assert LONG.splitlines()[FAR - 1] == "def far_away() -> None:"
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("j", "j")
+        await resolved(app, pilot, 2)
+        await pilot.press("enter", "enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/long.py", FAR)
+        marked = [line for line in visible_code(pane) if "▶" in line]
+        assert len(marked) == 1 and marked[0].startswith(f"{FAR}▶ def far_away()")
 
 
 async def test_escape_keeps_the_reviews_place(tmp_path: Path, clone: Path, entries: Path) -> None:

@@ -106,6 +106,7 @@ class CodeView(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(id=id)
         self._theme = PygmentsSyntaxTheme(theme)
+        self._scroll_when_sized = False
         self._take(text, language, target)
 
     def _take(self, text: str, language: str, target: int | None) -> None:
@@ -128,7 +129,14 @@ class CodeView(ScrollView, can_focus=True):
             self.scroll_to(0, 0, animate=False, immediate=True)
         else:
             self.scroll_to_target()
+            # A view shown just now (its pane was hidden) has no height until laid out: on_resize.
+            self._scroll_when_sized = not self.scrollable_content_region.height
         self.refresh()
+
+    def on_resize(self) -> None:
+        if self._scroll_when_sized and self.scrollable_content_region.height:
+            self._scroll_when_sized = False
+            self.scroll_to_target()
 
     def on_mount(self) -> None:
         set_virtual_size(self, Size(self._width, len(self.lines)))
