@@ -178,7 +178,9 @@ class CloneSession:
         costs no disk or git. Bounded: a review naming hundreds of files reads
         the first ones."""
         from tui.clone.content import RefusedPath
+        from tui.clone.git import GitError
         from tui.clone.resolve import FOUND
+        from tui.ui.widgets.code_view import prepare
 
         seen: set[tuple[str, str | None]] = set()
         total = 0
@@ -191,5 +193,6 @@ class CloneSession:
                 return
             try:
                 total += len(self.open_file(clone, target).text)
-            except (OSError, RefusedPath, ValueError, LookupError):
+            except (OSError, RefusedPath, GitError, ValueError, LookupError):
                 continue  # a folder, or gone since: said when it is opened
+            prepare(target.path)

@@ -53,6 +53,12 @@ def language_for(path: str) -> str:
     return lexer.aliases[0] if lexer is not None and lexer.aliases else "text"
 
 
+def prepare(path: str) -> None:
+    """Load the lexer for `path` ahead (Pygments imports it on first use, ~0.1 s):
+    the reader does it off the loop, as it reads the files refs lead to."""
+    _lexer(language_for(path))
+
+
 @dataclass(frozen=True)
 class CodeFile:
     """What a code view shows: `path` relative to the clone, its text, the
