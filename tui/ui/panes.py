@@ -78,6 +78,7 @@ class ReaderPanes(MainScreen):
             self.library.under(self.filters.tag),
             self.filters,
             is_read=self.state.is_read,
+            read_keys=self.state.read_keys(),
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
