@@ -79,9 +79,14 @@ class CloneSession:
 
     def cached_file(self, clone: Clone, target: Candidate) -> CodeFile | None:
         """A ref's file, if it was read with the refs."""
-        if (str(clone.root), target.path, target.commit) not in self._files:
-            return None
-        return self._file(clone, target)
+        entry = self._files.get((str(clone.root), target.path, target.commit))
+        return None if entry is None else _code_file(target, entry)
+
+    def last_of(self, key: str) -> ReviewRefs | None:
+        """The refs last resolved for the review `key`, of whichever version of it
+        (a reloaded review keeps its marks until its refs are resolved again)."""
+        entry = self.results.get(key)
+        return entry[1] if entry is not None else None
 
     # -- in the worker --------------------------------------------------------
 
@@ -159,19 +164,14 @@ class CloneSession:
         from tui.clone import content
 
         key = (str(clone.root), target.path, target.commit)
-        if key not in self._files:
+        entry = self._files.get(key)
+        if entry is None:
             text = content.file_text(clone, target.path, target.commit)
             absolute = None if target.commit else content.absolute_path(clone, target.path)
             if len(self._files) > 4 * PREFETCH_FILES:
                 self._files.clear()
-            self._files[key] = (text, absolute)
-        return self._file(clone, target)
-
-    def _file(self, clone: Clone, target: Candidate) -> CodeFile:
-        from tui.ui.widgets.code_view import CodeFile
-
-        text, absolute = self._files[(str(clone.root), target.path, target.commit)]
-        return CodeFile(target.path, text, target.line, absolute, target.commit)
+            entry = self._files[key] = (text, absolute)
+        return _code_file(target, entry)
 
     def _prefetch(self, clone: Clone, refs: ReviewRefs) -> None:
         """The files the review's refs resolved to, read now: opening one then
@@ -196,3 +196,10 @@ class CloneSession:
             except (OSError, RefusedPath, GitError, ValueError, LookupError):
                 continue  # a folder, or gone since: said when it is opened
             prepare(target.path)
+
+
+def _code_file(target: Candidate, entry: tuple[str, str | None]) -> CodeFile:
+    from tui.ui.widgets.code_view import CodeFile
+
+    text, absolute = entry
+    return CodeFile(target.path, text, target.line, absolute, target.commit)

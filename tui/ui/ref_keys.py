@@ -65,7 +65,7 @@ class RefKeys(MarkKeys):
         if self._origin is not None and (review is None or review.key != self._origin[0]):
             self.close_code(focus=False)  # another review: the file was this one's
         if review is not None:
-            refs = self.clones.refs_of(review)
+            refs = self.clones.refs_of(review) or self.clones.last_of(review.key)
             self.review_view.resolved_refs = _openable(refs)
         super()._refresh_review()
         if review is not None:
