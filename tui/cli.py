@@ -31,6 +31,28 @@ def _language(arg: str | None) -> str:
     return i18n.normalize(arg) or i18n.from_environment(os.environ)
 
 
+def _add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+
+
+def _warn_problems(library: Library) -> None:
+    if problems := library.all_problems():
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+
+
+def _read_state(given: str | None, library: Library, configured: str | None = None) -> ReadState:
+    """The read marks, for a command that only reads them (never moved aside):
+    `--state`, else the config's `state:` (see `_marks`)."""
+    state = _marks(given, configured)
+    state.load(move_aside=False)
+    state.adopt_title_marks(library.reviews)
+    for warning in state.warnings:
+        warn(warning)
+    return state
+
+
 def _add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
@@ -121,9 +143,7 @@ def _refs(argv: Sequence[str]) -> int:
         description="Print every ref of every review with where it resolves in your clone. "
         "TSV columns: review, pr, ref, kind, status, path, line, candidates (space-separated).",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--repo-dir", type=Path, metavar="DIR", help="the clone to look in (default: config repos:, else .)"
     )
@@ -140,8 +160,7 @@ def _refs(argv: Sequence[str]) -> int:
     for note in notes:
         warn(note)
     out(refs_report.to_json(results) if args.format == "json" else refs_report.to_tsv(results))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -150,9 +169,7 @@ def _export(argv: Sequence[str]) -> int:
         prog="prdigest-tui export",
         description="Print the reading list (titles, verdicts, tags, unchecked items, URLs) to stdout.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument("--unread", action="store_true", help="only reviews not read yet")
     parser.add_argument("--tag", metavar="T", help="only reviews with this tag")
     parser.add_argument("--format", choices=("md", "json"), default="md", help="Markdown (default) or JSON")
@@ -172,18 +189,13 @@ def _export(argv: Sequence[str]) -> int:
     if tag is not None and tag not in library.tags:
         warn(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
-    state = _marks(args.state)
-    state.load(move_aside=False)  # export only reads
-    state.adopt_title_marks(library.reviews)
-    for warning in state.warnings:
-        warn(warning)
+    state = _read_state(args.state, library)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
     if args.format == "json":
         out(export.to_json(entries))
     else:
         out(export.to_markdown(entries, heading=", ".join(library.repos)))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -192,9 +204,7 @@ def _status(argv: Sequence[str]) -> int:
         prog="prdigest-tui status",
         description="Print one line for a status bar: unread and updated reviews, a view's count.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--format",
         metavar="FORMAT",
@@ -224,11 +234,7 @@ def _status(argv: Sequence[str]) -> int:
         return 2
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     library = load_library(args.paths or locations.default_paths(), cache)
-    state = _marks(args.state, settings.state)
-    state.load(move_aside=False)  # status only reads
-    state.adopt_title_marks(library.reviews)
-    for warning in state.warnings:
-        warn(warning)
+    state = _read_state(args.state, library, settings.state)
     counts = status.count(
         library,
         is_read=state.is_read,
@@ -323,6 +329,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state", metavar="PATH", help=STATE_HELP)
     parser.add_argument("--no-watch", action="store_true", help="do not reload when entry files change")
     parser.add_argument(
+        "--repo-dir",
+        type=Path,
+        metavar="DIR",
+        help="the clone refs open in (default: config repos:, else the current folder's)",
+    )
+    parser.add_argument(
         "--no-cache", action="store_true", help="parse every file; do not use the parse cache"
     )
     _add_lang(parser)
@@ -354,6 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ui_path=locations.ui_file(),
         first=first,
     )
+    app.reader.repo_dir = args.repo_dir
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader
     app.run()
     if app.reader.saver.report:  # after the terminal is restored, where it stays in view

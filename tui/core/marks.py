@@ -14,8 +14,9 @@ import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from tui.core.changes import ReviewChanges, compare
 from tui.core.clock import HybridClock, Stamp
-from tui.core.model import SECTIONS, Review, ReviewChanges, compare, review_key
+from tui.core.model import SECTIONS, Review, review_key
 
 
 def stamp_json(at: Stamp) -> dict[str, object]:
@@ -41,7 +42,7 @@ class Seen(NamedTuple):
     """The fingerprint of a review when the reader last read or checked it."""
 
     fingerprint: dict[str, object] | str
-    """As `Review.fingerprint` made it; or its JSON text, as a shared folder's
+    """As `changes.fingerprint` made it; or its JSON text, as a shared folder's
     file holds it, read only when first asked for (`Marks.seen`): most are
     never compared, and reading them all is most of a folder's start."""
     at: Stamp
@@ -51,7 +52,7 @@ class Seen(NamedTuple):
 
 
 def is_fingerprint(value: object) -> bool:
-    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
+    """The shape `changes.fingerprint` writes: field digests, and [key, digest] pairs per section."""
     if not isinstance(value, dict):
         return False
     fields, items = value.get("fields", {}), value.get("items", {})
@@ -82,7 +83,7 @@ def decoded(fingerprint: dict[str, object] | str) -> dict[str, object] | None:
 
 
 class ReviewMarks:
-    """One review's marks. (A plain class: see model.ReviewChanges.)"""
+    """One review's marks. (A plain class: see changes.ReviewChanges.)"""
 
     __slots__ = ("items", "read", "seen")
 
