@@ -15,6 +15,7 @@ the reader cleans of control characters before it checks it.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -175,6 +176,7 @@ def compare(path: Path) -> Comparison:
             if (
                 node_path[-1:] == ("pr",)
                 and type(value) in (int, float)
+                and math.isfinite(value)  # `.inf` and `.nan` are floats too
                 and value >= 1
                 and value == int(value)
             ):
