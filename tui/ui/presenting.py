@@ -17,9 +17,11 @@ from tui.i18n import words
 class TagCount(NamedTuple):
     """A tag's line in the tag list (hashable: the list keeps drawn lines by it)."""
 
-    tag: str
+    tag: str  # the sidebar's key: a tag, All, Unread, a view or a repo (tui.core.filters)
     unread: int
     total: int
+    dim: bool = False  # a muted tag
+    heading: str = ""  # a section's heading, drawn above its first row
 
 
 class ReviewRow(NamedTuple):
@@ -31,6 +33,8 @@ class ReviewRow(NamedTuple):
     total: int
     updated: bool = False  # changed since the reader read it
     stale: bool = False  # its file is broken; this is the last good version
+    muted: bool = False  # it has a muted tag: listed (dimmed) only under its tags
+    repo: str = ""  # its repo, when the digest has several
 
 
 def tag_counts(library: Library, state: Marks) -> list[TagCount]:
@@ -51,7 +55,9 @@ def tag_counts(library: Library, state: Marks) -> list[TagCount]:
     return counts
 
 
-def review_row(library: Library, state: Marks, review: Review) -> ReviewRow:
+def review_row(
+    library: Library, state: Marks, review: Review, mute: frozenset[str] = frozenset()
+) -> ReviewRow:
     done_keys = checked_items(state, review)
     done = sum(1 for item in review.checklist if item.key in done_keys)
     return ReviewRow(
@@ -61,6 +67,8 @@ def review_row(library: Library, state: Marks, review: Review) -> ReviewRow:
         len(review.checklist),
         updated=changes(state, review) is not None,
         stale=library.is_stale(review),
+        muted=bool(mute) and not mute.isdisjoint(review.tags),
+        repo=review.repo if len(library.repos) > 1 else "",
     )
 
 

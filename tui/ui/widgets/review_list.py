@@ -78,6 +78,8 @@ class ReviewList(CursorList):
         "review-list--mark",
         "review-list--title",
         "review-list--title-read",
+        "review-list--title-muted",
+        "review-list--repo",
         "review-list--meta",
         "review-list--done",
         "review-list--updated",
@@ -210,7 +212,7 @@ class ReviewList(CursorList):
         match = self._style("match")
         first = _Parts(match, self._base)
         first.add("  " if row.read else "● ", self._style("mark"))
-        title_style = self._style("title-read" if row.read else "title")
+        title_style = self._style("title-muted" if row.muted else "title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
         verdict = words().verdict_words.get(review.verdict, review.verdict)
@@ -224,6 +226,8 @@ class ReviewList(CursorList):
             second.add(f"  ✱ {words().updated}", self._style("updated"))
         if row.stale:
             second.add(f"  ⚠ {words().stale}", self._style("stale"))
+        if row.repo:  # the digest has several repos
+            second.add(f"  {truncate(row.repo, max(0, width - second.width - 2))}", self._style("repo"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
         drawn = (first.draw(width, self._base), second.draw(width, self._base))
