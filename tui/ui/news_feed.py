@@ -32,13 +32,18 @@ class NewsFeed:
         self.notifier: Notifier | None = None
         self.known: frozenset[str] | None = None  # digests of the keys known so far
         self.told = 0  # reviews offered, for tests
+        self.quiet_s: float | None = None  # the notifier's batching time, if not its own
 
     def configure(self, command: tuple[str, ...]) -> None:
         if not command:
             return
         from tui.ui.notifier import Notifier
 
-        self.notifier = Notifier(command, self._warn)
+        self.notifier = (
+            Notifier(command, self._warn)
+            if self.quiet_s is None
+            else Notifier(command, self._warn, quiet_s=self.quiet_s)
+        )
         self.reader.news_hook = self.arrived
 
     def _warn(self, text: str) -> None:
