@@ -77,6 +77,10 @@ PAINT_TIMEOUT = 120.0
 QUIT_TIMEOUT = 15.0
 SAMPLE_S = 0.05
 """How often the parse workers' memory is sampled during a pty run."""
+BIG = 100_000
+"""`--big`: reviews in the big corpus (pages of 10, as the default corpora)."""
+ONE_PER_FILE = 10_000
+"""`--big`: reviews in the corpus of one review a file (a generator's natural output)."""
 COLD_RUNS = 9
 """Cold runs per corpus, each after dropping the page cache (and the bare app's
 paired run after its own drop). Cold starts spread widely (the bare app's from
@@ -413,7 +417,8 @@ def app_series(
     count: int,
     tmp: Path,
     env: dict[str, str],
-    runs: int,
+    runs: int = 10,
+    *,
     cold: bool,
     bare_run: Callable[[bool], PtyRun],
     cold_runs: int = COLD_RUNS,
@@ -783,11 +788,14 @@ def compile_tui() -> None:
     compileall.compile_dir(Path(tui.__file__).parent, quiet=1)
 
 
-def measure_loading(corpora: dict[str, Path], cold: bool, env: dict[str, str]) -> dict[str, dict]:
-    """Per corpus: the warm figures (best of 3), then libyaml cold, in fresh processes."""
+def measure_loading(
+    corpora: dict[str, Path], cold: bool, env: dict[str, str], once: frozenset[str] = frozenset()
+) -> dict[str, dict]:
+    """Per corpus: the warm figures (best of 3; one pass for the corpora in
+    `once`), then libyaml cold, in fresh processes."""
     loads = {}
     for name, folder in corpora.items():
-        loads[name] = run_worker(["_load", str(folder), "3"], env)
+        loads[name] = run_worker(["_load", str(folder), "1" if name in once else "3"], env)
         dropped = drop_caches() if cold else False
         loads[name]["libyaml_cold"] = run_worker(["_libyaml", str(folder)], env)["libyaml_load"]
         loads[name]["libyaml_cold_dropped"] = dropped
@@ -823,12 +831,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--no-drop-caches", action="store_true", help="cold = just the first run")
+    parser.add_argument(
+        "--big",
+        action="store_true",
+        help=f"also {BIG:,} reviews (pages of 10) and {ONE_PER_FILE:,} one review a file; ~10 min more",
+    )
+    parser.add_argument("--big-runs", type=int, default=3, help="runs per condition of the --big corpora")
     args = parser.parse_args(argv)
     runs = 3 if args.quick and args.runs == 10 else args.runs
     sizes = [1000] if args.quick else [1000, 10000]
     edits = 6 if args.quick else 12
     cold = not args.no_drop_caches
 
+    import newsboat_peer
     from make_corpus import generate
 
     from tui.store.locations import bundled_entries
@@ -852,6 +867,13 @@ def main(argv: list[str] | None = None) -> int:
             progress(f"writing {size} reviews to {corpora[str(size)]}")
             generate(corpora[str(size)], size, seed=args.seed)
         big = str(sizes[-1])
+        bigger: list[str] = []
+        if args.big:
+            for name, reviews, per_file in ((str(BIG), BIG, 10), (f"{ONE_PER_FILE}x1", ONE_PER_FILE, 1)):
+                corpora[name] = tmp / f"corpus-{name}"
+                progress(f"writing {reviews} reviews, {per_file} a file, to {corpora[name]}")
+                generate(corpora[name], reviews, seed=args.seed, per_file=per_file)
+                bigger.append(name)
 
         info = machine()
         progress(
@@ -860,7 +882,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         progress("b. loading: libyaml floor and load_paths, fresh processes")
-        loads = measure_loading(corpora, cold, env)
+        loads = measure_loading(corpora, cold, env, once=frozenset(bigger))
 
         progress("a. first paint, all loaded, peak RSS under a pty")
         bare = bare_series(tmp, env, runs, cold)
@@ -882,19 +904,29 @@ def main(argv: list[str] | None = None) -> int:
                 loads[name]["reviews"],
                 tmp,
                 env,
-                runs,
-                cold,
+                cold=cold,
                 bare_run=lambda cold_run: record(bare_once(tmp, env), cold_run),
                 floor_run=None if name == "bundled" else floor_for(folder, env),
+                **({"runs": args.big_runs, "cold_runs": 1} if name in bigger else {}),
             )
             progress(
                 f"  {name}: paint {summary(screens[name]['warm'], 'paint')['median']:.3f} s warm, "
                 f"loaded {summary(screens[name]['no_cache'], 'loaded')['median']:.3f} s without parse cache"
             )
 
+        peers: dict[str, dict | None] = {}
+        if newsboat_peer.available():
+            progress("a'. the peer: newsboat, the same reviews as a local Atom feed")
+            for name in (big, *bigger[:1]):
+                peers[name] = newsboat_peer.measure(
+                    loads[name]["reviews"], args.seed, args.big_runs if name in bigger else 3, env, tmp
+                )
+        else:
+            progress("a'. newsboat is not installed: no peer row")
+
         progress("c. key latency with Pilot")
         keys: dict[str, dict] = {"bare": run_worker(["_keys", "bare", "-", "100", "0", "0"], env)}
-        for name in ("bundled", big):
+        for name in ("bundled", big, *bigger[:1]):
             keys[name] = run_worker(
                 ["_keys", str(corpora[name]), str(tmp / f"keys-{name}.json"), "100", "30", "30"], env
             )
@@ -909,6 +941,7 @@ def main(argv: list[str] | None = None) -> int:
             progress(f"  {name}: p50 {reloads[name]['p50'] * 1000:.0f} ms")
 
         report = Report(info, runs, cold, args.seed, bare, screens, loads, keys, reloads, big)
+        report.peers, report.bigger = peers, bigger
         report.print()
         print(f"\n(total bench time {time.perf_counter() - wall_start:.0f} s)")
     finally:
@@ -962,6 +995,8 @@ class Report:
         self.dropped = bare["dropped"] and all(s["dropped"] for s in screens.values())
         self.bare_cold = summary(bare["cold"], "paint")["median"]
         self.bare_warm = summary(bare["warm"], "paint")["median"]
+        self.peers: dict[str, dict | None] = {}  # newsboat's figures, by corpus
+        self.bigger: list[str] = []  # the --big corpora
 
     def reviews(self, name: str) -> str:
         return f"{self.loads[name]['reviews']:,}"
@@ -989,6 +1024,7 @@ class Report:
     def print(self) -> None:
         self.header()
         self.screen_table()
+        self.peer_table()
         self.loading_table()
         self.key_table()
         self.reload_table()
@@ -1029,6 +1065,8 @@ class Report:
             self.screen_row("bare Textual app", "–", condition, text, self.bare[condition], loads=False)
         for name, series in self.screens.items():
             label = "`prdigest-tui` (bundled digest)" if name == "bundled" else "`prdigest-tui DIR`"
+            if name.endswith("x1"):
+                label += " (one review a file)"
             for condition, text in CONDITIONS.items():
                 self.screen_row(
                     label, self.reviews(name), condition, text, series[condition], loads=True, name=name
@@ -1084,6 +1122,33 @@ class Report:
             f"| {fmt_s(median([r.first_text or math.nan for r in runs]))} "
             f"| {median([r.hwm_kb or 0 for r in runs]) / 1024:.0f} | {workers} | {progress_cell} "
             f"| {fmt_s(median(quits)) if quits else '–'} |"
+        )
+
+    def peer_table(self) -> None:
+        if not self.peers:
+            return
+        print("\n### A peer: newsboat, the same reviews as one local Atom feed (`file://`)\n")
+        print(
+            "| reviews | feed (MB) | runs | `-x reload`, median (s) | ÷ libyaml warm | first list = all items "
+            "listed, cache filled, median (s) | ÷ bare | peak RSS (MB) |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for name, peer in self.peers.items():
+            if peer is None:
+                continue
+            runs = peer["runs"]
+            reload_s = median(peer["parse"])
+            paint = summary(runs, "paint")["median"]
+            print(
+                f"| {self.reviews(name)} | {peer['feed_mb']:.1f} | {len(runs)} | {fmt_s(reload_s)} "
+                f"| {fmt_x(reload_s / self.floor_for('no_cache', name))} | {fmt_s(paint)} "
+                f"| {fmt_x(paint / self.bare_warm)} | {median([r.hwm_kb or 0 for r in runs]) / 1024:.0f} |"
+            )
+        print(
+            "\n`bench/newsboat_peer.py`: the feed holds each review's title, PR link, summary and items. "
+            "`-x reload` parses the feed into newsboat's cache headless (its start without a cache); the "
+            "first list is its feed list showing `(N/N)` (unread/total: every item counted) under the "
+            "same pty as prdigest-tui, with the cache filled."
         )
 
     def loading_table(self) -> None:
@@ -1183,10 +1248,83 @@ class Report:
                 f"| {fmt_ms(r['max'])} | {fmt_x(r['p50'] / base['p50'])} | {fmt_x(r['p95'] / base['p95'])} |"
             )
 
+    def big_targets(self) -> list[tuple[str, str, str, str, bool]]:
+        """Issue 21's targets, for the --big corpora."""
+        rows = []
+        for name in self.bigger:
+            n = self.reviews(name)
+            if name.endswith("x1"):
+                no_cache = summary(self.screens[name]["no_cache"], "loaded")["median"]
+                floor = self.floor_for("no_cache", name)
+                rows.append(
+                    (
+                        f"all loaded, {n} reviews one a file, no parse cache",
+                        "≤ 0.6× libyaml alone (warm)",
+                        f"{fmt_s(no_cache)} s; libyaml {fmt_s(floor)} s",
+                        fmt_x(no_cache / floor),
+                        no_cache <= 0.6 * floor,
+                    )
+                )
+                continue
+            for condition in CONDITIONS:
+                paint = summary(self.screens[name][condition], "paint")["median"]
+                base = self.bare_for(condition, name)
+                rows.append(
+                    (
+                        f"first paint, {n} reviews, {SHORT[condition]}",
+                        "≤ 1.3× bare",
+                        f"{fmt_s(paint)} s; bare {fmt_s(base)} s",
+                        fmt_x(paint / base),
+                        paint / base <= 1.3,
+                    )
+                )
+            warm = summary(self.screens[name]["warm"], "loaded")["median"]
+            base = self.bare_for("warm", name)
+            rows.append(
+                (
+                    f"all loaded, {n} reviews, warm",
+                    "≤ 2.0× bare paint",
+                    f"{fmt_s(warm)} s; bare {fmt_s(base)} s",
+                    fmt_x(warm / base),
+                    warm / base <= 2.0,
+                )
+            )
+            no_cache = summary(self.screens[name]["no_cache"], "loaded")["median"]
+            floor = self.floor_for("no_cache", name)
+            rows.append(
+                (
+                    f"all loaded, {n} reviews, no parse cache",
+                    "≤ 0.6× libyaml alone (warm)",
+                    f"{fmt_s(no_cache)} s; libyaml {fmt_s(floor)} s",
+                    fmt_x(no_cache / floor),
+                    no_cache <= 0.6 * floor,
+                )
+            )
+            mb = (
+                max(median([(r.hwm_kb or 0) + r.workers_kb for r in runs]) for runs in self._app_runs(name))
+                / 1024
+            )
+            rows.append(
+                (f"peak RSS, {n} reviews, app + parse workers", "≤ 200 MB", f"{mb:.0f} MB", "–", mb <= 200)
+            )
+            if name in self.keys:
+                keys = {a: r for a, r in self.keys[name].items() if a in KEY_ACTIONS}
+                worst = max(keys, key=lambda a: keys[a]["frame_p95"])
+                rows.append(
+                    (
+                        f"key → frame p95, {n} reviews (worst action: {KEY_ACTIONS[worst]})",
+                        "≤ 16 ms",
+                        f"{fmt_ms(keys[worst]['frame_p95'])} ms",
+                        "–",
+                        keys[worst]["frame_p95"] <= 0.016,
+                    )
+                )
+        return rows
+
     def targets(self) -> list[tuple[str, str, str, str, bool]]:
         """(target, limit, measured, ratio, met) for each target, from this run."""
         big, n = self.big, self.reviews(self.big)
-        rows = []
+        rows = self.big_targets()
         for name, limit in ((big, 1.5), ("bundled", 1.2)):
             for condition in CONDITIONS:
                 paint = summary(self.screens[name][condition], "paint")["median"]

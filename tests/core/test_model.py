@@ -217,7 +217,7 @@ def test_a_reload_compares_bodies_and_leaves_packed_ones_packed(tmp_path: Path) 
     blob = unpacked.blob
 
     def packed(body: bytes) -> Review:
-        return Review.packed("t", "o/r", "deep", ("x",), location, 1, body)
+        return Review.packed("t", "o/r", "deep", ("x",), location, 1, body, len(items))
 
     old, same = packed(blob), packed(blob)
     edited = packed(Review("t", "o/r", "deep", "s2", ("x",), location, pr=1, focus=items).blob)

@@ -163,14 +163,14 @@ async def test_the_reader_warns_about_a_planted_lock_link_and_keeps_marks(tmp_pa
 
 CACHE_SAVER = textwrap.dedent(
     """
-    import sys
+    import os, sys
     from pathlib import Path
     from tui.load.cache import ParseCache
 
     cache = ParseCache(Path(sys.argv[1]), version_key="t")
-    blob = b"x" * (1 << 20)
+    blob = os.urandom(1 << 20)  # bodies are compressed: these do not shrink
     cache.store(
-        [(f"/e/{i}.yaml", (1, i), (("t", "o/r", "deep", ("a",), 1, 1, i, blob),), ()) for i in range(24)]
+        [(f"/e/{i}.yaml", (1, i), (("t", "o/r", "deep", ("a",), 1, 1, i, 0, blob),), ()) for i in range(24)]
     )
     print("saving", flush=True)
     while True:  # save after save, so a signal lands in the middle of one
@@ -192,11 +192,19 @@ def _temps(folder: Path) -> list[Path]:
     return sorted(folder.glob(".*.tmp"))
 
 
+def _written(path: Path) -> bool:
+    """Has the save written part of the cache into this temp file yet?"""
+    try:
+        return path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 def _catch_mid_save(child: subprocess.Popen, folder: Path, sig: int) -> Path:
     """Send `sig` to `child` while one of its temp files exists; that file."""
     with deadline(30):
         while True:
-            temps = _temps(folder)
+            temps = [temp for temp in _temps(folder) if _written(temp)]
             if temps:
                 child.send_signal(sig)
                 if sig == signal.SIGTERM:

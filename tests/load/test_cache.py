@@ -116,7 +116,7 @@ def test_a_changed_file_is_parsed_again(tmp_path: Path) -> None:
 
 
 def cache_bytes(doc: object, bodies: bytes = b"") -> bytes:
-    """A cache file as `ParseCache.save` lays it out: index length, index, bodies."""
+    """A cache file of one record: index length, index, bodies."""
     index = marshal.dumps(doc)
     return len(index).to_bytes(8, "little") + index + bodies
 
@@ -126,9 +126,9 @@ def cache_bytes(doc: object, bodies: bytes = b"") -> bytes:
     [
         b"",
         b"garbage",
-        cache_bytes((FORMAT, VERSION - 1, "0.1.0", {}, 0)),
-        cache_bytes((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}, 0))[:-3],
-        cache_bytes((FORMAT, VERSION, "0.1.0", {}, 10), b"0123456"),  # bodies cut short
+        cache_bytes((FORMAT, VERSION - 1, "0.1.0", {}, 0, True)),
+        cache_bytes((FORMAT, VERSION, "0.1.0", {"x": ("bad",)}, 0, True))[:-3],
+        cache_bytes((FORMAT, VERSION, "0.1.0", {}, 10, True), b"0123456"),  # bodies cut short
         cache_bytes(["not", "a", "cache"]),
         marshal.dumps((FORMAT, 3, "0.1.0", {})),  # the whole-file format before version 4
     ],
@@ -156,9 +156,11 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     info = path.stat()
     cache_file = tmp_path / "cache.bin"
     stamp_ = (info.st_size, info.st_mtime_ns)
-    review = ("t", "o/r", "deep", ("a",), 1, 1, None)
-    for reviews in ((("x",),), ((*review, "not", "ints"),), ((*review, 0, 5, 9),)):
-        cache_file.write_bytes(cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0)))
+    review = ("t", "o/r", "deep", ("a",), 1, 1, None, 1)
+    for reviews in ((("x",),), ((*review, "not", "ints", 0, 0),), ((*review, 0, 5, 9),)):
+        cache_file.write_bytes(
+            cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0, True))
+        )
         cache = ParseCache(cache_file, version_key="0.1.0")
         assert cache.load()
         assert cache.get(path, stamp_) is None, reviews
@@ -412,16 +414,21 @@ def test_a_cache_path_that_is_not_a_file_is_a_miss_not_a_hang(tmp_path: Path, ki
     assert len(shown) == 2
 
 
-def test_saving_a_big_cache_holds_its_bodies_in_memory_once(tmp_path: Path) -> None:
-    """A save copies each body out of the old file once, into the new one; it
-    used to join header, index and bodies into one more copy and copy the
-    bodies once more before that (~60 MB a save at 10,000 reviews)."""
+def test_saving_a_big_cache_holds_one_record_at_a_time(tmp_path: Path, monkeypatch) -> None:
+    """A save writes the main file a record at a time (`RECORD_BYTES` of
+    blocks): what it holds is one record, not the cache's bodies (it used to
+    hold them all, and before that three copies: ~60 MB a save at 10,000
+    reviews)."""
+    import random
     import tracemalloc
+
+    from tui.load.parse import load_file
 
     folder = tmp_path / "entries"
     folder.mkdir()
-    text = "一段很长的评审正文。" * 400  # ~12 KB of UTF-8 a review
-    for n in range(200):
+    rng = random.Random(0)
+    for n in range(200):  # ~12 KB of UTF-8 a review that zlib cannot shrink much
+        text = "".join(chr(rng.randrange(0x4E00, 0x9FA5)) for _ in range(4000))
         (folder / f"r{n:03}.yaml").write_text(review_yaml(f"review {n}") + f"verdict_note: {text}\n")
     cache_file = tmp_path / "cache.bin"
     cold = ParseCache(cache_file)
@@ -434,16 +441,21 @@ def test_saving_a_big_cache_holds_its_bodies_in_memory_once(tmp_path: Path) -> N
     (folder / "r000.yaml").write_text(review_yaml("changed"), encoding="utf-8")
     warm.forget([folder / "r000.yaml"])  # dirty: the next save writes the file again
     size = cache_file.stat().st_size
+    monkeypatch.setattr("tui.load.cache.RECORD_BYTES", 128 * 1024)
     tracemalloc.start()
     try:
         warm.save()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert size > 2_000_000
-    assert peak < 1.5 * size, (peak, size)  # 3.1x before
+    assert size > 1_500_000
+    assert peak < size / 4, (peak, size)  # 1.0x when a save held the bodies, 3.1x before
     hits, later, _ = first_load([folder], ParseCache(cache_file))  # the new file answers as the old one did
     assert len(hits) == 200 and not later
+    assert (
+        hits[folder / "r007.yaml"].reviews[0].verdict_note
+        == load_file(folder / "r007.yaml").reviews[0].verdict_note
+    )
 
 
 def test_saves_from_two_threads_write_one_after_the_other(tmp_path: Path, monkeypatch) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple, cast
 
@@ -130,7 +131,7 @@ class Review:
     Treated as immutable.
     """
 
-    __slots__ = ("_blob", "_body", "key", "location", "pr", "repo", "tags", "title", "verdict")
+    __slots__ = ("_blob", "_body", "checks", "key", "location", "pr", "repo", "tags", "title", "verdict")
 
     def __init__(
         self,
@@ -152,6 +153,7 @@ class Review:
         self.title, self.repo, self.verdict, self.tags = title, repo, verdict, tags
         self.location, self.pr = location, pr
         self.key = review_key(repo, pr, title)
+        self.checks = len(focus) + len(read_order)
         self._body: tuple | None = (summary, url, date, verdict_note, focus, read_order, actions, caveats)
         self._blob: bytes | Callable[[], bytes] | None = None
 
@@ -165,12 +167,14 @@ class Review:
         location: Location,
         pr: int | None,
         blob: bytes | Callable[[], bytes],
+        checks: int,
     ) -> Review:
         """A review whose body is still packed (see `blob`): its bytes, or a
-        function that reads them when the body is first needed."""
+        function that reads them when the body is first needed. `checks`: how
+        many items its checklist has (filters ask without unpacking)."""
         review = cls.__new__(cls)
         review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
-        review.location, review.pr = location, pr
+        review.location, review.pr, review.checks = location, pr, checks
         review.key = review_key(repo, pr, title)
         review._body, review._blob = None, blob
         return review
@@ -186,6 +190,17 @@ class Review:
         elif not isinstance(blob, bytes):
             blob = self._blob = blob()  # still in the parse cache's file: read it now
         return blob
+
+    def body_once(self) -> tuple:
+        """The body's fields (items as packed tuples), leaving a packed body
+        packed and its bytes where they are: a search reads every body once,
+        and 100,000 bodies kept unpacked would hold ~250 MB."""
+        body = self._body
+        if body is not None:
+            summary, url, date, note, *sections = body
+            return (summary, url, date, note, *(tuple(tuple(item) for item in items) for items in sections))
+        blob = self._blob
+        return marshal.loads(blob if isinstance(blob, bytes) else blob())  # type: ignore[misc]
 
     def _unpacked(self) -> tuple:
         body = self._body
@@ -344,6 +359,9 @@ class LibraryChanges:
         return bool(self.added or self.removed or self.updated or self.problem_files)
 
 
+_parts = attrgetter("parts")
+
+
 class Library:
     """All loaded reviews, with a tag index, in reading order.
 
@@ -422,7 +440,9 @@ class Library:
         ordered: list[Review] = []
         by_key: dict[str, Review] = {}
         duplicates: list[Problem] = []
-        for path in sorted(self.files):
+        # Sorted by `parts` (how paths compare), compared as tuples of strings:
+        # `Path.__lt__` costs ~2 µs a comparison, ~0.1 s a re-index at 10,000 files.
+        for path in sorted(self.files, key=_parts):
             for review in self.files[path]:
                 if review.key in by_key:
                     first = by_key[review.key].location

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Sequence
 
-from tui.core.model import SECTIONS, Review
-from tui.core.text import code_spans
+from tui.core.model import Review
+from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
 
@@ -35,19 +35,21 @@ def shown(text: str) -> str:
     """Text as the reader sees it: code spans without their backticks."""
     if "`" not in text:
         return text
-    return "".join(run for run, _ in code_spans(text))
+    return without_backticks(text)
 
 
 def review_fields(review: Review) -> list[str]:
-    """Every searchable text of a review, as shown."""
+    """Every searchable text of a review, as shown. A packed body is read and
+    left packed (`Review.body_once`): a search reads every body."""
+    summary, _url, _date, note, *sections = review.body_once()
     fields = [review.title]
-    if review.verdict_note:
-        fields.append(shown(review.verdict_note))
-    fields.append(shown(review.summary))
-    for section in SECTIONS:
-        for item in review.items(section):
-            fields.append(shown(item.text))
-            fields.extend(item.refs)
+    if note:
+        fields.append(shown(note))
+    fields.append(shown(summary))
+    for items in sections:  # in SECTIONS order
+        for _section, text, refs, _id in items:
+            fields.append(shown(text))
+            fields.extend(refs)
     return fields
 
 
@@ -59,8 +61,13 @@ class SearchIndex:
     and gets fresh text. `retain` drops the text of reviews that are gone.
     """
 
+    RECENT = 8
+    """Searches remembered: a backspace finds its answer here, and a query
+    typed further is looked for among the answers of the one before."""
+
     def __init__(self) -> None:
         self._texts: dict[int, tuple[Review, str]] = {}
+        self._recent: list[tuple[Sequence[Review], tuple[str, ...], list[Review]]] = []
 
     def text(self, review: Review) -> str:
         entry = self._texts.get(id(review))
@@ -75,19 +82,58 @@ class SearchIndex:
         return all(term in text for term in query_terms)
 
     def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
-        """The reviews that match every term, in their order."""
+        """The reviews that match every term, in their order.
+
+        A list searched recently (the same list object: the library makes new
+        ones when it changes) is answered from memory, and a query that
+        narrows a recent one (each of its terms is in one of the new terms) is
+        looked for among that one's answers: typing at 100,000 reviews tests a
+        few hundred texts a key, not all of them."""
         if not query_terms:
             return list(reviews)
+        terms_ = tuple(query_terms)
+        base: Iterable[Review] = reviews
+        size = len(reviews) if isinstance(reviews, Sequence) else None
+        for source, before, found in self._recent:
+            if source is not reviews:
+                continue
+            if before == terms_:
+                return list(found)
+            if (size is None or len(found) < size) and all(
+                any(old in new for new in terms_) for old in before
+            ):
+                base, size = found, len(found)
+        self._read_in_file_order(base)
         text = self.text
-        return [review for review in reviews if all(term in text(review) for term in query_terms)]
+        out = [review for review in base if all(term in text(review) for term in terms_)]
+        if isinstance(reviews, Sequence):
+            self._recent = [*self._recent[-(self.RECENT - 1) :], (reviews, terms_, out)]
+        return out
+
+    def _read_in_file_order(self, reviews: Iterable[Review]) -> None:
+        """Make the texts not made yet in file order: the reviews of a page
+        share a compressed block in the parse cache, inflated once for all of
+        them (the list's reading order visits each block ~3 times)."""
+        texts = self._texts
+        missing = [review for review in reviews if id(review) not in texts]
+        if len(missing) > 1:
+            missing.sort(key=_place)
+            for review in missing:
+                self.text(review)
 
     def retain(self, alive: Iterable[Review]) -> None:
         """Forget reviews not in `alive` (after a reload)."""
         keep = {id(review) for review in alive}
         self._texts = {key: entry for key, entry in self._texts.items() if key in keep}
+        self._recent = []
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+def _place(review: Review) -> tuple:
+    location = review.location
+    return location.path.parts, location.line
 
 
 def spans(text: str, query_terms: Sequence[str]) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tui.core.model import FileUpdate, Library, Problem, Review
-from tui.load.cache import ParseCache, parse_files, stamp
+from tui.load.cache import Journal, ParseCache, parse_files, stamp
 from tui.load.discover import discover
 
 PROCESS_THRESHOLD = 48
@@ -51,6 +51,11 @@ CHILD_TIMEOUT_S = 10.0
 `plan_first_part`) before parsing them itself."""
 FLUSH_S = 0.15
 """Hand parsed files to the app at most this often, so it re-indexes a few times, not per file."""
+FLUSH_SHARE = 4
+"""And wait this many times as long as the last hand-over took: the app
+re-indexes everything it has each time (~0.1 s at 100,000 reviews), so a big
+load is handed over less often and the reader spends at most about a fifth
+of it re-indexing."""
 
 
 class FirstPart:
@@ -89,13 +94,13 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
         parse, later = _within(misses, SYNC_BYTES)
     first = FirstPart(cache, hits, parse, later + rest, missing)
     if fork and parse and hasattr(os, "fork"):
-        first.child = _fork_parser(parse)
+        first.child = _fork_parser(parse, cache.journal())
     return first
 
 
-def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
-    """A child process that parses `paths` and writes the marshalled cache
-    entries to a pipe; None if it cannot be started."""
+def _fork_parser(paths: list[Path], journal: Journal | None = None) -> tuple[int, int] | None:
+    """A child process that parses `paths` (into `journal`, if any) and writes
+    the marshalled answer to a pipe; None if it cannot be started."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -110,7 +115,7 @@ def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
         code = 1
         try:
             os.close(read_end)
-            data = marshal.dumps(parse_files([str(path) for path in paths]))
+            data = marshal.dumps(parse_files([str(path) for path in paths], journal))
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
             code = 0
@@ -120,8 +125,8 @@ def _fork_parser(paths: list[Path]) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | None:
-    """The child's entries, or None if it failed or hangs (the caller then parses)."""
+def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | tuple | None:
+    """The child's answer, or None if it failed or hangs (the caller then parses)."""
     pid, read_end = child
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
@@ -151,7 +156,7 @@ def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> lis
         entries = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    return entries if isinstance(entries, list) else None
+    return entries if isinstance(entries, (list, tuple)) else None
 
 
 def finish_first_part(
@@ -234,8 +239,11 @@ def _collector_off() -> Iterator[None]:
 def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
     hits: dict[Path, FileUpdate] = {}
     misses: list[Path] = []
+    has = cache.has
     for path in paths:
-        update = cache.get(path, stamp(path))
+        # A file the cache has never seen is a miss without a `stat` (10,000
+        # of them on a first start, before the workers get their first task).
+        update = cache.get(path, stamp(path)) if has(path) else None
         if update is None:
             misses.append(path)
         else:
@@ -246,7 +254,12 @@ def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUp
 def parse_now(paths: list[Path], cache: ParseCache) -> dict[Path, FileUpdate | None]:
     if not paths:
         return {}  # and the parser is not even imported
-    return cache.store(parse_files([str(path) for path in paths]))
+    journal = cache.journal()
+    try:
+        return cache.store(parse_files([str(path) for path in paths], journal))
+    finally:
+        if journal is not None:
+            journal.close()
 
 
 async def parse_in_background(
@@ -260,29 +273,43 @@ async def parse_in_background(
     (a file gone since the scan as None, see `ParseCache.store`).
 
     Many files go to `workers` child processes (`tui.load.workers`), so both
-    cores parse; a few are parsed in a thread, which starts quicker.
+    cores parse; a few are parsed in a thread, which starts quicker. What is
+    parsed goes to the cache's journals as it is parsed (see `tui.load.cache`).
     """
     batch: dict[Path, FileUpdate | None] = {}
     done = 0
     last = time.monotonic()
+    wait = FLUSH_S
+    shown = 0.0  # when progress was last shown
+    journal = cache.journal()  # for what is parsed here, in threads
 
-    def receive(entries: list) -> None:
-        nonlocal batch, done, last
-        batch.update(cache.store(entries))
-        done += len(entries)
-        if progress is not None:
-            progress(done, len(misses))
-        if time.monotonic() - last >= FLUSH_S:
+    def receive(answer: list | tuple) -> None:
+        nonlocal batch, done, last, wait, shown
+        decoded = cache.store(answer)
+        batch.update(decoded)
+        done += len(decoded)
+        now = time.monotonic()
+        if progress is not None and (now - shown >= FLUSH_S or done == len(misses)):
+            progress(done, len(misses))  # a redraw of the status bar: a few a second, not one a task
+            shown = now
+        if now - last >= wait:
+            began = time.monotonic()
             deliver(batch)
-            batch, last = {}, time.monotonic()
+            last = time.monotonic()
+            batch, wait = {}, max(FLUSH_S, FLUSH_SHARE * (last - began))
 
     if len(misses) < PROCESS_THRESHOLD or workers < 2:
         names = [str(path) for path in misses]
         for start in range(0, len(names), CHUNK):
-            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK]))
+            receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
     else:
+        command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
+        processes = [await _start_worker(command) for _ in range(workers)]
+        # Made while the workers start (~0.1 s: Python and the parser's imports).
         chunks = _chunks([str(path) for path in misses], workers)
-        await asyncio.gather(*(_run_worker(chunks, receive) for _ in range(workers)))
+        await asyncio.gather(*(_run_worker(process, chunks, receive, journal) for process in processes))
+    if journal is not None:
+        journal.close()
     if batch:
         deliver(batch)
 
@@ -317,19 +344,30 @@ def _size(name: str) -> int:
         return 0
 
 
-async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None]) -> None:
+async def _start_worker(command: tuple[str, ...]) -> asyncio.subprocess.Process | None:
+    try:
+        return await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        )  # fmt: skip
+    except OSError:
+        return None
+
+
+async def _run_worker(
+    process: asyncio.subprocess.Process | None,
+    chunks: deque[list[str]],
+    receive: Callable[[list | tuple], None],
+    journal: Journal | None = None,
+) -> None:
     """Feed one worker process chunks from the queue the workers share, until
     it is empty: a worker that is quicker, or less interrupted, takes more.
     `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
     If the worker dies, its chunks and the ones it would have taken are parsed
-    here, in a thread."""
-    process = await asyncio.create_subprocess_exec(
-        *WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )  # fmt: skip
-    assert process.stdin is not None and process.stdout is not None
+    here, in a thread (all of them if it could not be started)."""
     sent: deque[list[str]] = deque()
     try:
-        while True:
+        while process is not None:
+            assert process.stdin is not None and process.stdout is not None
             try:
                 while chunks and len(sent) < IN_FLIGHT:
                     sent.append(chunks.popleft())
@@ -343,7 +381,7 @@ async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None])
                     break
                 size = int.from_bytes(await process.stdout.readexactly(8), "little")
                 entries = marshal.loads(await process.stdout.readexactly(size))
-                if not isinstance(entries, list) or len(entries) != len(sent[0]):
+                if not _answers(entries, sent[0]):
                     raise ValueError("not an answer to the task")
             except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
                 break  # the worker died, or wrote nonsense
@@ -352,10 +390,19 @@ async def _run_worker(chunks: deque[list[str]], receive: Callable[[list], None])
         # Parse here what the worker did not: its chunks, then the queue's.
         while sent or chunks:
             chunk = sent.popleft() if sent else chunks.popleft()
-            receive(await asyncio.to_thread(parse_files, chunk))
+            receive(await asyncio.to_thread(parse_files, chunk, journal))
     finally:
-        if process.returncode is None:
+        if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             with contextlib.suppress(Exception):
                 await process.wait()
+
+
+def _answers(answer: object, task: list[str]) -> bool:
+    """Is `answer` what `parse_files` answers to `task` (as far as its shape goes)?"""
+    if isinstance(answer, tuple) and len(answer) == 3:
+        journal, bodies_at, answer = answer
+        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
+            return False
+    return isinstance(answer, list) and len(answer) == len(task)

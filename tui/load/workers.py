@@ -1,33 +1,37 @@
-"""A parse worker process: `python -m tui.load.workers`.
+"""A parse worker process: `python -m tui.load.workers [CACHE_FILE VERSION_KEY]`.
 
 Reads tasks on stdin until it ends: an 8-byte length, then a marshalled list of
-file paths. Answers each with one frame on stdout: an 8-byte length, then a
-marshalled list of cache entries (see `tui.load.cache.parse_files`). Plain pipes
-and plain data: nothing of the parent (its threads, its terminal, its main
-module) is inherited, which multiprocessing's fork and spawn both get wrong
-inside a running Textual app.
+file paths. Answers each with one frame on stdout: an 8-byte length, then the
+marshalled answer of `tui.load.cache.parse_files`. With a cache file, each
+task's entries are first appended to a journal of the worker's own next to it
+(see `tui.load.cache`), and the answer says where their bodies are instead of
+holding them. Plain pipes and plain data: nothing of the parent (its threads,
+its terminal, its main module) is inherited, which multiprocessing's fork and
+spawn both get wrong inside a running Textual app.
 """
 
 from __future__ import annotations
 
 import marshal
 import sys
+from pathlib import Path
 
 
-def main() -> None:
+def main(argv: list[str]) -> None:
     import gc
 
     gc.disable()  # a short-lived process building many objects: collections only cost time
-    from tui.load.cache import parse_files
+    from tui.load.cache import Journal, parse_files
 
+    journal = Journal(Path(argv[0]), argv[1]) if len(argv) == 2 else None
     tasks, out = sys.stdin.buffer, sys.stdout.buffer
     while len(head := tasks.read(8)) == 8:
         paths = marshal.loads(tasks.read(int.from_bytes(head, "little")))
-        data = marshal.dumps(parse_files(paths))
+        data = marshal.dumps(parse_files(paths, journal))
         out.write(len(data).to_bytes(8, "little"))
         out.write(data)
         out.flush()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

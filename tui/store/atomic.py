@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 _CREATE = (
@@ -42,14 +43,20 @@ def _create_temp(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temp file name next to {path}")
 
 
-def write_atomic(path: Path, *parts: bytes | bytearray) -> None:
+def write_atomic(path: Path, *parts: bytes | bytearray | Iterable[bytes]) -> None:
     """The file is `parts`, in order: written one after the other, so a big file
-    need not be joined into one more copy in memory."""
+    need not be joined into one more copy in memory. A part that is not bytes is
+    an iterable of bytes, written as it yields them (a cache copying its
+    bodies from other files, one at a time)."""
     fd, tmp = _create_temp(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             for part in parts:
-                handle.write(part)
+                if isinstance(part, (bytes, bytearray)):
+                    handle.write(part)
+                else:
+                    for piece in part:
+                        handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

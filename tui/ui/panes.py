@@ -88,6 +88,7 @@ class ReaderPanes(MainScreen):
             reviews,
             self.filters,
             is_read=self.state.is_read,
+            read_keys=self.state.read_keys(),
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
