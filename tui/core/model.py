@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple, cast
+from typing import NamedTuple, Protocol, cast
 
 from tui.core.text import escaped, one_line
 
@@ -119,6 +119,25 @@ def review_key(repo: str, pr: int | None, title: str) -> str:
     if pr is not None:
         return f"{repo}#{pr}"
     return f"{repo}:{title}"
+
+
+class Listed(Protocol):
+    """What a review is without its body: what counting and muting read. A
+    `Review` is one; so is a row read from the parse cache's index alone
+    (`tui.load.rows`), which `status` counts without building reviews."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def repo(self) -> str: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def pr(self) -> int | None: ...
 
 
 class Review:
@@ -301,6 +320,8 @@ def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     """
     changes = ReviewChanges()
     now = review.fingerprint()
+    if now == seen:
+        return changes  # the usual answer, without matching four sections' items
     now_fields = cast("dict[str, str]", now["fields"])
     now_items = cast("dict[str, list[list[str]]]", now["items"])
     fields, items = seen.get("fields"), seen.get("items")

@@ -421,6 +421,17 @@ class ParseCache:
         self._fresh[name] = (current, update.reviews, problems)
         return update
 
+    def index_of(self, path: Path, current: Stamp | None) -> tuple[tuple, object] | None:
+        """`path`'s reviews as the index holds them, undecoded (each a tuple:
+        title, repo, verdict, tags, line, column, pr, ...), and where their
+        bodies are (for `decode_review`); None unless size and mtime still match.
+        For readers that only count (`tui.load.rows`): no `Review` is built."""
+        entry = self._raw.get(str(path))
+        if entry is None or current is None or entry[0] != current:
+            return None
+        reviews = entry[1]
+        return (reviews, entry[3]) if isinstance(reviews, tuple) else None
+
     def store(self, answer: list | tuple) -> dict[Path, FileUpdate | None]:
         """Keep entries made by `parse_files` (here, in a thread or in another
         process), each under the stamp its file had before it was parsed, and
@@ -629,6 +640,11 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         out.append((name, before, tuple(result.reviews), problems))
     return out if journal is None else journal.append(out)
+
+
+def decode_review(path: Path, raw: tuple, source: object) -> Review:
+    """One review of `index_of`'s answer, with its body where the cache has it."""
+    return _decode(path, raw, source if isinstance(source, _Source) else None)
 
 
 def decode_entry(path: Path, reviews: tuple, problems: tuple, source: _Source | None = None) -> FileUpdate:
