@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from tui.ui.view_keys import ViewKeys
 
 
+MUTE_WEIGHT = 0.5
+"""A tag's name typed is more often a jump to it than a mute: its hit comes first."""
+
+
 def _reader(provider: Provider) -> ViewKeys:
     return cast("ViewKeys", provider.screen)  # registered only by the reader's screen
 
@@ -59,7 +63,7 @@ class MuteCommands(Provider):
             score, offsets = match(query, f"{verb} {label}")
             if score > 0:
                 yield Hit(
-                    score,
+                    score * MUTE_WEIGHT,
                     highlighted("", f"{verb} {label}", offsets, MATCH_STYLE),
                     partial(reader.set_muted, tag, not muted),
                     text=f"{verb} {label}",
