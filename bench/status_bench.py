@@ -99,6 +99,7 @@ sys.path.insert(0, {str(ROOT)!r})
 from pathlib import Path
 from tui.load.parse import load_paths
 from tui.core.model import Library
+from tui.core.changes import fingerprint
 from tui.store.state import ReadState
 from tui.store import locations
 result = load_paths([Path({str(corpus)!r})])
@@ -107,7 +108,7 @@ state = ReadState(locations.state_file())
 state.load()
 for review in library.reviews[::{every}]:
     state.set_read(review.key, True)
-    state.set_seen(review.key, review.fingerprint())
+    state.set_seen(review.key, fingerprint(review))
 state.save()
 """
     subprocess.run([PYTHON, "-c", script], env=env, check=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from textual.app import App
+from textual.content import Content
 
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
@@ -25,6 +27,23 @@ def screen_text(app: App) -> str:
 def screen_segments(app: App) -> list[str]:
     """Every text segment on screen, for checks on control characters."""
     return [segment.text for strip in app.screen._compositor.render_strips() for segment in strip]
+
+
+class Toast(NamedTuple):
+    text: str  # as shown: the title, if any, on the line above the message
+    severity: str  # "information", "warning" or "error": the toast's colour
+
+
+def toasts(app: App) -> list[Toast]:
+    """The notifications the user sees now: the toasts on the current screen
+    (`run_test(notifications=True)` shows them), oldest first."""
+    shown = []
+    for toast in app.screen.query("Toast"):
+        content = toast.render()
+        assert isinstance(content, Content)
+        severity = next(s for s in ("information", "warning", "error") if toast.has_class(f"-{s}"))
+        shown.append(Toast(content.plain, severity))
+    return shown
 
 
 def write_review(

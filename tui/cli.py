@@ -34,6 +34,30 @@ def _language(arg: str | None) -> str:
     return i18n.normalize(arg) or i18n.from_environment(os.environ)
 
 
+def _add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
+    )
+
+
+def _warn_problems(library: Library) -> None:
+    if problems := library.all_problems():
+        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+
+
+def _read_state(path: Path | None, library: Library) -> ReadState:
+    """The read marks, for a command that only reads them (never moved aside)."""
+    from tui.store import locations
+    from tui.store.state import ReadState
+
+    state = ReadState(path or locations.state_file())
+    state.load(move_aside=False)
+    state.adopt_title_marks(library.reviews)
+    for warning in state.warnings:
+        warn(warning)
+    return state
+
+
 def _add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
@@ -124,9 +148,7 @@ def _refs(argv: Sequence[str]) -> int:
         description="Print every ref of every review with where it resolves in your clone. "
         "TSV columns: review, pr, ref, kind, status, path, line, candidates (space-separated).",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--repo-dir", type=Path, metavar="DIR", help="the clone to look in (default: config repos:, else .)"
     )
@@ -143,8 +165,7 @@ def _refs(argv: Sequence[str]) -> int:
     for note in notes:
         warn(note)
     out(refs_report.to_json(results) if args.format == "json" else refs_report.to_tsv(results))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -153,9 +174,7 @@ def _export(argv: Sequence[str]) -> int:
         prog="prdigest-tui export",
         description="Print the reading list (titles, verdicts, tags, unchecked items, URLs) to stdout.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument("--unread", action="store_true", help="only reviews not read yet")
     parser.add_argument("--tag", metavar="T", help="only reviews with this tag")
     parser.add_argument("--format", choices=("md", "json"), default="md", help="Markdown (default) or JSON")
@@ -168,7 +187,6 @@ def _export(argv: Sequence[str]) -> int:
     from tui.core.model import Library
     from tui.load.parse import load_paths
     from tui.store import locations
-    from tui.store.state import ReadState
 
     result = load_paths(args.paths or locations.default_paths())
     library = Library.build(result.files, result.problems)
@@ -176,18 +194,13 @@ def _export(argv: Sequence[str]) -> int:
     if tag is not None and tag not in library.tags:
         warn(words().no_such_tag.format(tag=tag, tags=", ".join(library.tags) or "-"))
         return 2
-    state = ReadState(args.state or locations.state_file())
-    state.load(move_aside=False)  # export only reads
-    state.adopt_title_marks(library.reviews)
-    for warning in state.warnings:
-        warn(warning)
+    state = _read_state(args.state, library)
     entries = export.reading_list(library, state, unread_only=args.unread, tag=tag)
     if args.format == "json":
         out(export.to_json(entries))
     else:
         out(export.to_markdown(entries, heading=", ".join(library.repos)))
-    if problems := library.all_problems():
-        warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
+    _warn_problems(library)
     return 0
 
 
@@ -196,9 +209,7 @@ def _status(argv: Sequence[str]) -> int:
         prog="prdigest-tui status",
         description="Print one line for a status bar: unread and updated reviews, a view's count.",
     )
-    parser.add_argument(
-        "paths", nargs="*", type=Path, metavar="PATH", help="entry files or folders (default as the reader)"
-    )
+    _add_paths(parser)
     parser.add_argument(
         "--format",
         metavar="FORMAT",

@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.strip import Strip
 
-from tests.app_helpers import make_app, screen_text, write_review
+from tests.app_helpers import make_app, screen_text, toasts, write_review
 from tests.fuzz_loader import HOSTILE_FILES, hostile_review, unsafe_characters, yaml_text
 from tui.core.text import code_spans
 from tui.ui.app import PrDigestApp
@@ -212,20 +212,20 @@ async def test_an_unwritable_state_folder_warns_once_and_the_app_keeps_working(t
     app = make_app(tmp_path, state=blocker / "prdigest-tui" / "state.json")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        assert not [n for n in app._notifications if "marks" in n.message]  # nothing to say yet
+        assert not [n for n in toasts(app) if "marks" in n.text]  # nothing to say yet
         await pilot.press("r")  # mark read: the save fails (off the loop)
         for _ in range(500):
             await pilot.pause(0.02)
             if app.reader.saver.idle and not app.reader.state.warnings and app.reader.state.failure:
                 break
         await pilot.pause()
-        notes = [n for n in app._notifications if "Cannot save marks" in n.message]
+        notes = [n for n in toasts(app) if "Cannot save marks" in n.text]
         assert len(notes) == 1 and notes[0].severity == "warning"
         first = app.reader.current_key
         assert app.reader.state.is_read(first)  # kept in memory, and shown
         await pilot.press("j", "r", "enter", "space")  # more marks: no more warnings
         await pilot.pause()
-        assert len([n for n in app._notifications if "Cannot save marks" in n.message]) == 1
+        assert len([n for n in toasts(app) if "Cannot save marks" in n.text]) == 1
         assert app.reader.state.is_read(first) and app.reader.state.is_read(app.reader.current_key)
         assert app.query_one(ReviewView).checked
         assert app.is_running

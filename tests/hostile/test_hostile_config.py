@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.app_helpers import toasts
 from tui.store import config, locations
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
@@ -28,7 +29,7 @@ async def test_a_thousand_unknown_binding_ids_are_one_notification(tmp_path: Pat
     app = PrDigestApp([bundled_entries()], tmp_path / "state.json", config_path=path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
+        messages = [n.text for n in toasts(app)]
         assert len(messages) == 2, messages[:5]
         ids, keys = sorted(messages, key=lambda m: "binding" not in m)
         assert "keymap: 1,000 unknown binding ids: " in ids

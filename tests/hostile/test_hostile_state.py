@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 
 from tests.deadline import deadline
 from tests.privileges import unprivileged
-from tui.core.model import Item, Location, Review, compare
+from tui.core.changes import compare
+from tui.core.model import Item, Location, Review
 from tui.store.state import FORMAT, VERSION, ReadState
 
 REVIEW = "o/r#1"

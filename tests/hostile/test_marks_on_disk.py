@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import make_app, write_review
+from tests.app_helpers import make_app, toasts, write_review
 from tests.deadline import deadline
 from tui.core.clock import HybridClock, Stamp
 from tui.load.cache import ParseCache
@@ -150,7 +150,7 @@ async def test_the_reader_warns_about_a_planted_lock_link_and_keeps_marks(tmp_pa
         await pilot.press("r")
 
         def warned() -> list:
-            return [n for n in app._notifications if "not a regular file" in n.message]
+            return [n for n in toasts(app) if "not a regular file" in n.text]
 
         await wait_for(pilot, lambda: warned(), "a warning about the lock file")
         assert warned()[0].severity == "warning"
@@ -501,7 +501,7 @@ async def test_the_reader_with_a_device_as_state_warns_once_and_keeps_marks(tmp_
         await pilot.pause()
         await pilot.press("r", "j", "r")
         await pilot.pause(0.3)
-        notes = [n for n in app._notifications if "not a regular file" in n.message]
+        notes = [n for n in toasts(app) if "not a regular file" in n.text]
         assert len(notes) == 1 and notes[0].severity == "warning"
         assert app.reader.state.is_read("o/r#1") and app.reader.state.is_read("o/r#2")
     assert os.listdir(folder) == ["null"] and _identity(device) == before
@@ -605,7 +605,7 @@ async def test_the_reader_saves_again_once_the_disk_has_room(tmp_path: Path, sma
         await pilot.press("r")
 
         def warned() -> list:
-            return [n for n in app._notifications if "Cannot save marks" in n.message]
+            return [n for n in toasts(app) if "Cannot save marks" in n.text]
 
         await wait_for(pilot, lambda: warned(), "a warning that the disk is full")
         ballast.unlink()
@@ -691,7 +691,7 @@ async def test_a_stopped_lock_holder_never_freezes_the_reader(tmp_path: Path) ->
                 assert app.reader.state.is_read("o/r#1") and app.reader.current_key == "o/r#2"
 
                 def warned() -> list:
-                    return [n for n in app._notifications if "locked by another program" in n.message]
+                    return [n for n in toasts(app) if "locked by another program" in n.text]
 
                 await wait_for(pilot, lambda: warned(), "a warning that the lock is held")
                 assert warned()[0].severity == "warning"

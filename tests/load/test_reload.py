@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import make_app, screen_text
+from tests.app_helpers import make_app, screen_text, toasts
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.presenting import describe_changes
@@ -91,7 +91,7 @@ async def test_edit_add_delete_and_rename(tmp_path: Path, folder: Path) -> None:
         (sub / "three.yaml").unlink()
         await until(pilot, lambda: "three" not in titles(app), "deletion")
         assert "c" not in app.query_one(TagList).tags
-        messages = [n.message for n in app._notifications]
+        messages = [n.text for n in toasts(app)]
         assert any("updated" in m for m in messages) and any("added" in m for m in messages)
 
 
@@ -154,9 +154,7 @@ async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, 
         assert row.stale
         assert "stale" in screen_text(app) and "1 problem (p)" in screen_text(app)
         # notify() posts a message: the App adds the notice when it handles it.
-        await until(
-            pilot, lambda: any("1 file has a problem" in n.message for n in app._notifications), "notice"
-        )
+        await until(pilot, lambda: any("1 file has a problem" in n.text for n in toasts(app)), "notice")
         problem = app.reader.library.all_problems()[0]
         assert problem.location.path == folder / "one.yaml" and problem.location.line >= 8
         # a half-written file: a schema error this time
@@ -308,7 +306,7 @@ async def test_watched_folder_removed_and_recreated(tmp_path: Path, folder: Path
         await watching(pilot, app, folder)
         shutil.rmtree(folder)
         await until(pilot, lambda: not app.reader.library.reviews, "folder removal")
-        await until(pilot, lambda: any("missing" in n.message for n in app._notifications), "notice")
+        await until(pilot, lambda: any("missing" in n.text for n in toasts(app)), "notice")
         folder.mkdir()
         (folder / "back.yaml").write_text(review_yaml("back"), encoding="utf-8")
         await until(pilot, lambda: titles(app) == ["back"], "re-created folder")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from tests.app_helpers import all_saved, make_app, screen_segments, screen_text, write_review
+from tests.app_helpers import all_saved, make_app, screen_segments, screen_text, toasts, write_review
 from tui.core.model import ALL_TAG, UNREAD_TAG
 from tui.store.state import ReadState
 from tui.ui.widgets.review_list import ROW_HEIGHT, ReviewList
@@ -255,7 +255,7 @@ async def test_corrupt_state_is_moved_aside_with_a_warning(tmp_path: Path) -> No
     app = make_app(tmp_path, state=state_file)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        notes = [n.message for n in app._notifications]
+        notes = [n.text for n in toasts(app)]
         assert any("moved to" in note for note in notes)
         aside = list(tmp_path.glob("state.json.corrupt-*"))
         assert len(aside) == 1

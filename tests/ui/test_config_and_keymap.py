@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app_helpers import make_app, screen_text
+from tests.app_helpers import make_app, screen_text, toasts
 from tui.core.model import FileUpdate
 from tui.load.parse import load_file
 from tui.store import config, locations
@@ -35,7 +35,7 @@ async def test_keymap_remaps_keys_by_binding_id(tmp_path: Path) -> None:
     )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        assert not app._notifications
+        assert not toasts(app)
         key = app.reader.current_key
         await pilot.press("r")  # no longer bound
         assert not app.reader.state.is_read(key)
@@ -61,7 +61,7 @@ async def test_a_broken_config_is_reported_and_the_app_runs(tmp_path: Path) -> N
     app = app_with_config(tmp_path, "keymap:\n  review.read: [m\n")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
+        messages = [n.text for n in toasts(app)]
         assert len(messages) == 1 and "invalid YAML at line 3" in messages[0]
         assert str(locations.config_file()) in messages[0]
         await pilot.press("r")
@@ -75,7 +75,7 @@ async def test_unknown_keys_ids_and_key_names_are_named(tmp_path: Path) -> None:
     )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        messages = " | ".join(n.message for n in app._notifications)
+        messages = " | ".join(n.text for n in toasts(app))
         assert "unknown key `colour`" in messages
         assert "unknown binding id `no.such.binding`" in messages
         assert "`review.read`: not a key: 'notakey'" in messages
@@ -89,8 +89,8 @@ async def test_a_keymap_clash_is_reported_once(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         await pilot.press("j", "k")
-        clashes = [n.message for n in app._notifications if "more than one action" in n.message]
-        assert clashes == ["Keymap: u is bound to more than one action (filter.unread, review.read)"]
+        clashes = [n.text for n in toasts(app) if "more than one action" in n.text]
+        assert clashes == ["Config\nKeymap: u is bound to more than one action (filter.unread, review.read)"]
 
 
 def test_config_load_never_raises(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ async def test_no_config_path_means_no_config(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        assert not app._notifications
+        assert not toasts(app)
 
 
 async def test_hints_in_the_review_name_the_remapped_keys(tmp_path: Path) -> None:

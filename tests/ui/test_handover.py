@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import make_app
+from tests.app_helpers import make_app, toasts
 from tui.core.model import Library, Location, Review
 
 
@@ -47,7 +47,7 @@ async def test_o_opens_the_pr_in_the_browser(tmp_path: Path, opened: list[str]) 
         await pilot.press("j", "o")
         await pilot.pause()
         assert opened == ["https://github.com/o/r/pull/42"]
-        assert any(n.message == "This review has no PR link." for n in app._notifications)
+        assert any(n.text == "This review has no PR link." for n in toasts(app))
 
 
 async def test_o_refuses_urls_that_are_not_http(tmp_path: Path, opened: list[str]) -> None:
@@ -66,7 +66,7 @@ async def test_o_refuses_urls_that_are_not_http(tmp_path: Path, opened: list[str
         await pilot.press("o", "j", "o")
         await pilot.pause()
         assert opened == []
-        refused = [n.message for n in app._notifications if n.message.startswith("Not opening")]
+        refused = [n.text for n in toasts(app) if n.text.startswith("Not opening")]
         assert len(refused) == 2 and "javascript:alert(1)" in refused[0]
 
 
@@ -96,7 +96,7 @@ async def test_c_with_nothing_to_copy_says_so(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("j", "c")
         assert app.clipboard == ""
-        assert any("Nothing to copy" in n.message for n in app._notifications)
+        assert any("Nothing to copy" in n.text for n in toasts(app))
 
 
 def recording_editor(tmp_path: Path) -> tuple[Path, Path]:
@@ -144,7 +144,7 @@ async def test_e_reports_an_editor_that_cannot_run(tmp_path: Path, monkeypatch: 
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
-        assert any("Could not run the editor" in n.message for n in app._notifications)
+        assert any("Could not run the editor" in n.text for n in toasts(app))
         assert app.is_running
     monkeypatch.setenv("EDITOR", "false")
     app = make_app(tmp_path, paths=[entries(tmp_path)])
@@ -152,4 +152,4 @@ async def test_e_reports_an_editor_that_cannot_run(tmp_path: Path, monkeypatch: 
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
-        assert any("exited with status 1" in n.message for n in app._notifications)
+        assert any("exited with status 1" in n.text for n in toasts(app))

@@ -9,7 +9,7 @@ import pytest
 from rich.style import Style
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from tests.app_helpers import make_app, screen_segments, screen_text
+from tests.app_helpers import make_app, screen_segments, screen_text, toasts
 from tui import i18n
 from tui.cli import _language
 from tui.store import locations
@@ -51,7 +51,7 @@ async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path
         assert "清除所有筛选和搜索" in screen_text(app) and "下一篇未读" in screen_text(app)  # the key panel
         await pilot.press("question_mark", "x", "z")
         await pilot.pause()
-        assert any(n.message == "没有可撤销的操作。" for n in app._notifications)
+        assert any(n.text == "没有可撤销的操作。" for n in toasts(app))
         await pilot.press("a")
         await pilot.pause()
         assert "待办与未决事项" in screen_text(app)
@@ -119,12 +119,12 @@ async def test_an_unknown_or_broken_theme_file_is_harmless(tmp_path: Path) -> No
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         assert app.theme == "textual-dark"
-        assert any("no-such-theme" in n.message for n in app._notifications)
+        assert any("no-such-theme" in n.text for n in toasts(app))
     path.write_bytes(b"\xff not json")
     app = ui_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
-        assert app.theme == "textual-dark" and not app._notifications
+        assert app.theme == "textual-dark" and not toasts(app)
 
 
 async def test_no_color_keeps_marks_and_focus_visible(

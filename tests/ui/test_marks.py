@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.app_helpers import all_saved, make_app, screen_text, write_review
+from tests.app_helpers import all_saved, make_app, screen_text, toasts, write_review
 from tui.core.model import ALL_TAG
 from tui.store.state import ReadState
 from tui.ui.widgets.review_list import ReviewList
@@ -30,7 +30,7 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
         assert all(app.reader.state.is_read(key) for key in refactor)
         assert unread_counts(app)["refactor"] == 0
         assert unread_counts(app)[ALL_TAG] == 8 - len(refactor | {app.reader.library.reviews[1].key})
-        assert any("marked read" in n.message for n in app._notifications)
+        assert any("marked read" in n.text for n in toasts(app))
         await all_saved(app, pilot)
         saved = json.loads(state_file.read_text())["reviews"]
         assert all(saved[key]["read"]["v"] for key in refactor)
@@ -48,7 +48,7 @@ async def test_R_marks_every_review_of_the_tag_read_and_z_undoes_it(tmp_path: Pa
         await pilot.press("z")  # and then the `r` before it
         assert unread_counts(app)[ALL_TAG] == 8
         await pilot.press("z")
-        assert any(n.message == "Nothing to undo." for n in app._notifications)
+        assert any(n.text == "Nothing to undo." for n in toasts(app))
 
 
 async def test_z_undoes_r(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ async def test_R_with_nothing_unread_says_so(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.press("R", "R")
-        assert any("read already" in n.message for n in app._notifications)
+        assert any("read already" in n.text for n in toasts(app))
 
 
 async def test_right_bracket_goes_to_the_next_unread_deep_reads_first(tmp_path: Path) -> None:
@@ -100,7 +100,7 @@ async def test_right_bracket_goes_to_the_next_unread_deep_reads_first(tmp_path: 
         assert title() == "skip one"
         await pilot.press("R")
         await pilot.press("right_square_bracket")
-        assert any(n.message == "Nothing unread here." for n in app._notifications)
+        assert any(n.text == "Nothing unread here." for n in toasts(app))
 
 
 async def test_keys_act_on_the_highlighted_review_even_when_typed_fast(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from tests.app_helpers import make_app, screen_text, settled
+from tests.app_helpers import make_app, screen_text, settled, toasts
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -160,7 +160,7 @@ async def test_no_match_says_so_and_n_without_a_search_does_nothing(tmp_path: Pa
         assert "Nothing here. x clears the filter." in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
-        assert any(n.message == "No matches." for n in app._notifications)
+        assert any(n.text == "No matches." for n in toasts(app))
         await pilot.press("x")
         await pilot.pause()
         assert app.reader.filters.query == "" and len(titles(app)) == 8

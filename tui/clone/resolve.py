@@ -127,8 +127,8 @@ def _grep_patterns(names: Sequence[str], perl: bool) -> list[str]:
 
     With PCRE, the definitions themselves; without (a git built without it),
     the names as whole words, the lines then sorted out by `_parse_grep`:
-    glibc's extended expressions with this alternation take ~3.5 s on vllm,
-    PCRE ~0.13 s, fixed words ~0.1 s.
+    glibc's extended expressions with this alternation are many times slower
+    than either (bench/README.md).
     """
     alternation = "|".join(re.escape(name) for name in names)
     if perl:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tui.core.changes import fingerprint
 from tui.core.marks import Marks, changes
 from tui.core.model import SECTIONS, Review
 from tui.core.undo import ReadUndo
@@ -22,7 +23,7 @@ def toggle_read(state: Marks, undo: ReadUndo, review: Review) -> None:
     undo.record(state, [review.key])
     state.set_read(review.key, read)
     if read:
-        state.set_seen(review.key, review.fingerprint())
+        state.set_seen(review.key, fingerprint(review))
 
 
 def mark_read(state: Marks, undo: ReadUndo, reviews: Sequence[Review]) -> None:
@@ -30,7 +31,7 @@ def mark_read(state: Marks, undo: ReadUndo, reviews: Sequence[Review]) -> None:
     undo.record(state, [r.key for r in reviews])
     for review in reviews:
         state.set_read(review.key, True)
-        state.set_seen(review.key, review.fingerprint())
+        state.set_seen(review.key, fingerprint(review))
 
 
 def set_checked(state: Marks, review: Review, item_key: str, value: bool) -> None:
@@ -39,4 +40,4 @@ def set_checked(state: Marks, review: Review, item_key: str, value: bool) -> Non
     item = next((i for s in SECTIONS for i in review.items(s) if i.key == item_key), None)
     state.set_checked(review.key, item_key, value, item.digest if item else None)
     if state.seen(review.key) is None:
-        state.set_seen(review.key, review.fingerprint())
+        state.set_seen(review.key, fingerprint(review))

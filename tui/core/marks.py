@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from tui.core.changes import ReviewChanges, compare
 from tui.core.clock import HybridClock, Stamp
-from tui.core.model import SECTIONS, Listed, Review, ReviewChanges, compare, review_key
+from tui.core.model import SECTIONS, Listed, Review, review_key
 
 
 def stamp_json(at: Stamp) -> dict[str, object]:
@@ -47,7 +48,7 @@ class Seen(NamedTuple):
 
 
 class ReviewMarks:
-    """One review's marks. (A plain class: see model.ReviewChanges.)"""
+    """One review's marks. (A plain class: see changes.ReviewChanges.)"""
 
     __slots__ = ("items", "read", "seen")
 

@@ -14,7 +14,7 @@ import unicodedata
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P/X/^/_ ... ST),
 # 8-bit CSI/OSC (\x9b, \x9d), then any other two-character ESC sequence. Compiled
-# when first needed (~0.4 ms): only text with an escape sequence in it needs it.
+# when first needed: only text with an escape sequence in it needs it.
 _ESCAPES_PATTERN = r"""
     \x1b\[[0-?]*[ -/]*[@-~]            # CSI
   | \x9b[0-?]*[ -/]*[@-~]              # 8-bit CSI

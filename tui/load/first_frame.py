@@ -44,8 +44,8 @@ digest opens complete and a big one opens with reviews on screen while the
 rest loads."""
 SYNC_BYTES = 64 * 1024
 """Of those, the files parsed before the first frame when the cache has not got
-them: about this many bytes (at least one file). Parsing costs ~1.5 ms a 20 KB
-file, and the parser's import ~10 ms; the rest is parsed in the background."""
+them: about this many bytes (at least one file), a few milliseconds with the
+parser's import (bench/README.md); the rest is parsed in the background."""
 CHILD_TIMEOUT_S = 10.0
 """How long the first frame waits for the child parsing its files (see
 `plan_first_part`) before parsing them itself."""
@@ -80,9 +80,9 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
 
     `fork`: parse them in a child process, started now. The command line plans
     before importing Textual, so the child imports the parser and parses on the
-    other core while this process imports Textual and builds the app (~150 ms);
+    other core while this process imports Textual and builds the app;
     without a parse cache (a first start, an upgrade) this takes the parser's
-    import (~12 ms: PyYAML compiles its regular expressions), the loader's and
+    import (PyYAML compiles its regular expressions), the loader's and
     the parsing off the way to the first frame. Forking is safe only before
     any thread starts, hence before Textual.
     """
@@ -184,7 +184,7 @@ def first_part(
     the paths that do not exist.
 
     A warm start of 10,000 reviews would otherwise stat and decode all of them
-    (~30 ms) before anything is drawn; the rest follows a frame later.
+    before anything is drawn; the rest follows a frame later.
     """
     return finish_first_part(plan_first_part(paths, cache))
 

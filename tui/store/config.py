@@ -179,7 +179,7 @@ class _Checker:
                 continue
             self.config.keymap[str(binding_id)] = ",".join(key.strip() for key in keys.split(","))
         # One warning for all the unknown ids, however many: each is a notification,
-        # and a thousand of them held the first frame back ~10 s.
+        # and a thousand of them would hold the first frame back for seconds.
         if len(unknown_ids) == 1:
             self.warn(words().config_unknown_binding, id=_name(unknown_ids[0]))
         elif unknown_ids:

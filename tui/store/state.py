@@ -327,7 +327,7 @@ def _seen(raw: object) -> Seen:
 
 
 def _is_fingerprint(value: object) -> bool:
-    """The shape `Review.fingerprint` writes: field digests, and [key, digest] pairs per section."""
+    """The shape `changes.fingerprint` writes: field digests, and [key, digest] pairs per section."""
     if not isinstance(value, dict):
         return False
     fields, items = value.get("fields", {}), value.get("items", {})

@@ -59,8 +59,8 @@ class StyledPane(ScrollView):
 
     Textual makes a scrollbar when it first shows (in a layout) but styles it
     only when its widget is next restyled: the first focus change then changed
-    the bar's rules, laid the whole screen out and drew a second frame 17-33 ms
-    after the first (shift+tab to the tag list did, every time at start-up).
+    the bar's rules, laid the whole screen out and drew a second frame a frame
+    timer's tick after the first (shift+tab to the tag list, at start-up).
     Styled here, the restyle finds nothing changed. The layout that makes the
     bar is asked for one more layout (its rules set), right after it."""
 
@@ -98,9 +98,8 @@ class StyledPane(ScrollView):
     def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
         """Textual styles a widget's component classes anew (a throwaway DOM
         node for each) every time it styles the widget: on each focus change,
-        so each enter and escape did it for two panes' 39 classes: ~3 ms, and
-        ~1,500 objects of cyclic garbage, 60% of what such a key leaves for
-        the collector. Our component rules (app.tcss, `Pane > .class`) hang on
+        so each enter and escape would do it for two panes' 39 classes, and
+        leave most of that key's cyclic garbage. Our component rules (app.tcss, `Pane > .class`) hang on
         the stylesheet alone, never on the pane's classes or state, so they are
         styled again only when the stylesheet's rules change (a theme switch
         parses them anew) or the pane lost them (unmounted). (Overrides a
@@ -120,7 +119,7 @@ class OneFrameScreen(Screen[None]):
         """Do not style the whole screen a second time as it first shows.
         Textual styles each widget as it mounts, then all of them again (with
         every component class: 48 here) when a newly installed screen resumes,
-        ~6 ms of the first paint; a change made in between (a class, focus, the
+        on the way to the first paint; a change made in between (a class, focus, the
         theme) restyles what it touches itself. Resuming after a screen above
         it closes does not restyle in Textual either, and this app never
         switches screens or modes.
@@ -135,9 +134,9 @@ class OneFrameScreen(Screen[None]):
         """Lay the screen out once, and draw it once. While Textual lays the
         screen out it gives each widget its new size through reactives that ask
         for another layout and a repaint; so every layout that changed a size
-        (the filter bar showing or hiding, a pane resized) was followed by a
-        second one and two more frames, 17-33 ms apart, for the same picture:
-        50-70 ms from a tag switch to its last frame.
+        (the filter bar showing or hiding, a pane resized) would be followed by
+        a second one and two more frames, a frame timer's tick apart, for the
+        same picture.
 
         What a widget asked for while this layout ran is dropped when the
         layout already did it: the widget was laid out before (it was only
@@ -162,8 +161,8 @@ class OneFrameScreen(Screen[None]):
         while answering a key (the list, the review, the key bar, the scrollbars
         whose colours a focus change re-sets) tells this screen from its own
         task, and the first of them to arrive makes the screen idle: Textual
-        then draws at once, and whatever arrives after waits for a frame that
-        its timer puts 17-33 ms later. Two turns of the event loop let them all
+        then draws at once, and whatever arrives after waits for the frame
+        timer's next tick. Two turns of the event loop let them all
         arrive before the frame (one was not enough for the scrollbars).
 
         A full garbage collection that is due runs after that frame, once

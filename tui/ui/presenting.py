@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tui.core.changes import ReviewChanges
 from tui.core.marks import Marks, changes, checked_items
-from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review, ReviewChanges
+from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review
 from tui.i18n import words
 
 

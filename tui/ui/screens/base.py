@@ -25,10 +25,10 @@ def css_file(name: str) -> str:
     """A screen's styles, from a .tcss file beside this one, for its DEFAULT_CSS.
 
     The to-do and problems views are opened now and then; their rules in the
-    app's stylesheet were parsed at every start (~1 ms). As DEFAULT_CSS they are
+    app's stylesheet would be parsed at every start. As DEFAULT_CSS they are
     parsed when the view is first opened, and only they are: a screen's
     CSS_PATH would have Textual parse the whole stylesheet again and restyle
-    every widget then (~15 ms). (Default CSS is scoped to the screen and ranks
+    every widget then. (Default CSS is scoped to the screen and ranks
     below the app's stylesheet, which does not style these views.)"""
     return (Path(__file__).parent / name).read_text(encoding="utf-8")
 

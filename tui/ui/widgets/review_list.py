@@ -78,6 +78,8 @@ class _Parts:
 class ReviewList(CursorList):
     """Reviews in reading order; highlighting previews, enter opens."""
 
+    COMPONENT_PREFIX = "review-list"
+
     COMPONENT_CLASSES = {
         "review-list--mark",
         "review-list--title",
@@ -131,7 +133,6 @@ class ReviewList(CursorList):
         self.terms: tuple[str, ...] = ()
         self._index: dict[str, int] | None = {}
         self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
-        self._styles: dict[str, Style] = {}  # component styles, until the styles change
 
     # -- data in -----------------------------------------------------------------
 
@@ -216,20 +217,6 @@ class ReviewList(CursorList):
 
     # -- drawing -----------------------------------------------------------------
 
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(f"review-list--{name}")
-        return style
-
-    @property
-    def _base(self) -> Style:
-        """The widget's own style (`rich_style` walks every ancestor each time)."""
-        style = self._styles.get("")
-        if style is None:
-            style = self._styles[""] = self.rich_style
-        return style
-
     def _row_strips(self, index: int, width: int) -> tuple[_Drawn, _Drawn]:
         cached = self._cache.get(index)
         if cached is not None and cached[0].strip.cell_length == width:
@@ -237,28 +224,28 @@ class ReviewList(CursorList):
         assert self.describe is not None
         row = self.describe(self.reviews[index])
         review = row.review
-        match = self._style("match")
-        first = _Parts(match, self._base)
-        first.add("  " if row.read else "● ", self._style("mark"))
-        title_style = self._style("title-muted" if row.muted else "title-read" if row.read else "title")
+        match, base = self.style_of("match"), self.style_of(None)
+        first = _Parts(match, base)
+        first.add("  " if row.read else "● ", self.style_of("mark"))
+        title_style = self.style_of("title-muted" if row.muted else "title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
         verdict = words().verdict_words.get(review.verdict, review.verdict)
-        second = _Parts(match, self._base)
+        second = _Parts(match, base)
         second.add("  ", None)
-        second.add(verdict, self._style(f"verdict-{review.verdict}"))
+        second.add(verdict, self.style_of(f"verdict-{review.verdict}"))
         if row.total:
             done = row.done == row.total
-            second.add(f"  {row.done}/{row.total}", self._style("done" if done else "meta"))
+            second.add(f"  {row.done}/{row.total}", self.style_of("done" if done else "meta"))
         if row.updated:
-            second.add(f"  ✱ {words().updated}", self._style("updated"))
+            second.add(f"  ✱ {words().updated}", self.style_of("updated"))
         if row.stale:
-            second.add(f"  ⚠ {words().stale}", self._style("stale"))
+            second.add(f"  ⚠ {words().stale}", self.style_of("stale"))
         if row.repo:  # the digest has several repos
-            second.add(f"  {truncate(row.repo, max(0, width - second.width - 2))}", self._style("repo"))
+            second.add(f"  {truncate(row.repo, max(0, width - second.width - 2))}", self.style_of("repo"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
-        drawn = (first.draw(width, self._base), second.draw(width, self._base))
+        drawn = (first.draw(width, base), second.draw(width, base))
         self._cache[index] = drawn
         return drawn
 
@@ -269,7 +256,7 @@ class ReviewList(CursorList):
         for text in review_fields(review)[1:]:
             found = snippet(text, self.terms, room)
             if found is not None:
-                style = self._style("snippet")
+                style = self.style_of("snippet")
                 parts.add("  ⌕ ", style)
                 runs, _ = split_runs([(truncate(found[0], room - 4), style)], self.terms)
                 parts.add_runs(runs)
@@ -279,21 +266,20 @@ class ReviewList(CursorList):
         width = self.scrollable_content_region.width
         row_y = self.scroll_offset.y + y
         index, part = divmod(row_y, ROW_HEIGHT)
+        base = self.style_of(None)
         if not self.reviews:
             if row_y == 0 and self.empty:
-                return Strip([Segment(truncate(self.empty, width), self._style("empty"))]).adjust_cell_length(
-                    width, self._base
-                )
-            return Strip.blank(width, self._base)
+                return Strip(
+                    [Segment(truncate(self.empty, width), self.style_of("empty"))]
+                ).adjust_cell_length(width, base)
+            return Strip.blank(width, base)
         if index >= len(self.reviews):
-            return Strip.blank(width, self._base)
+            return Strip.blank(width, base)
         drawn = self._row_strips(index, width)[part]
         if index != self.highlighted:
             return drawn.strip
-        # The cursor's background on all but the matches, which keep theirs. With
-        # NO_COLOR the cursor is reversed: a background alone would not show.
-        cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
-        over = Style(reverse=True) if self.app.no_color else Style(bgcolor=cursor.bgcolor)
+        # The cursor's background on all but the matches, which keep theirs.
+        over = self.cursor_over("cursor" if self.has_focus else "cursor-blurred")
         return Strip(
             [
                 segment if n in drawn.matches else Segment(segment.text, (segment.style or Style()) + over)
@@ -306,17 +292,8 @@ class ReviewList(CursorList):
         self._cache.clear()
         set_virtual_size(self, Size(event.size.width, self._virtual_height()))
 
-    def notify_style_update(self) -> None:
-        """Drop the drawn rows only if a style they were drawn with changed: focus
-        coming and going restyles the list too (its border) on every enter and escape."""
-        super().notify_style_update()
-        changed = any(
-            style != (self.rich_style if not name else self.get_component_rich_style(f"review-list--{name}"))
-            for name, style in self._styles.items()
-        )
-        if changed:
-            self._cache.clear()
-            self._styles.clear()
+    def restyled(self) -> None:
+        self._cache.clear()
 
     def _virtual_height(self) -> int:
         """The rows' lines, and a blank one after them if the list's height would

@@ -28,39 +28,13 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from tui.core.model import CHECKABLE, SECTIONS, Item, Review, ReviewChanges
-from tui.core.search import MATCH, split_runs
-from tui.core.text import code_refs, code_spans
+from tui.core.changes import ReviewChanges
+from tui.core.model import Item, Review
+from tui.core.search import MATCH
 from tui.core.wrap import wrap
-from tui.i18n import words
-from tui.ui import presenting
+from tui.ui.widgets.review_blocks import Runs, Shown, review_blocks
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
 from tui.ui.widgets.to_screen import post_to_screen
-
-Runs = list[tuple[str, Hashable]]
-
-
-class _Block:
-    """A paragraph to lay out: runs of (text, style name) behind a prefix.
-    (A plain class: a dataclass costs ~0.3 ms to define at start-up.)"""
-
-    __slots__ = ("fill", "gap_before", "item", "prefix", "runs", "searched")
-
-    def __init__(
-        self,
-        runs: Runs,
-        prefix: Runs,
-        item: int | None = None,  # index into the checklist, for the cursor
-        fill: str | None = None,  # a style for the whole line (focus items)
-        gap_before: int = 0,
-        searched: bool = True,  # search matches are highlighted here (not in the UI's own lines)
-    ) -> None:
-        self.runs = runs
-        self.prefix = prefix
-        self.item = item
-        self.fill = fill
-        self.gap_before = gap_before
-        self.searched = searched
 
 
 class _Line(NamedTuple):
@@ -73,6 +47,8 @@ class _Line(NamedTuple):
 
 class ReviewView(Pane, can_focus=True):
     """Title, verdict, tags, summary, focus items, checklist, actions, caveats."""
+
+    COMPONENT_PREFIX = "review-view"
 
     COMPONENT_CLASSES = {
         "review-view--title",
@@ -162,9 +138,7 @@ class ReviewView(Pane, can_focus=True):
         self.terms: tuple[str, ...] = ()
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
-        self._styles: dict[Hashable, Style] = {}  # component styles, kept until they change
         self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
-        self._base = Style()
 
     # -- data in ---------------------------------------------------------------
 
@@ -225,112 +199,6 @@ class ReviewView(Pane, can_focus=True):
 
     # -- layout ----------------------------------------------------------------
 
-    def _blocks(self) -> list[_Block]:
-        review = self.review
-        if review is None:
-            return [_Block([(words().no_review, "dim")], [(" ", None)])]
-        blocks: list[_Block] = []
-        pad: Runs = [(" ", None)]
-        blocks.append(_Block([(review.title, "title")], pad))
-        meta: Runs = [
-            (f" {words().verdict_words.get(review.verdict, review.verdict)} ", f"verdict-{review.verdict}"),
-        ]
-        for tag in review.tags:
-            meta += [("  ", None), (f"#{tag}", "tag")]
-        blocks.append(_Block(meta, pad, searched=False))
-        state: Runs = [("✓ " + words().read, "read") if self.read else ("● " + words().not_read, "unread")]
-        if self.checklist:
-            done = sum(1 for item in self.checklist if item.key in self.checked)
-            state += [
-                ("  ", None),
-                (words().checked_count.format(done=done, total=len(self.checklist)), "meta"),
-            ]
-        state += [("  ", None), (review.repo, "meta")]
-        if review.pr is not None:
-            state += [(f"#{review.pr}", "meta")]
-        if review.date:
-            state += [("  ", None), (review.date, "meta")]
-        blocks.append(_Block(state, pad, searched=False))
-        if review.link:
-            blocks.append(_Block([(review.link, "meta")], pad, searched=False))
-        if self.stale:
-            banner = "⚠ " + words().stale_banner.format(problems=self.hint_keys.get("problems", "p"))
-            blocks.append(_Block([(banner, "stale")], pad, gap_before=1, searched=False))
-        if self.changes:
-            described = words().change_sep.join(
-                f"{what} {how}" for what, how in presenting.describe_changes(self.changes, review)
-            )
-            text = words().updated_banner.format(
-                since=words().updated_since_read,
-                what=described,
-                hint=words().updated_hint.format(read=self.hint_keys.get("read", "r")),
-            )
-            blocks.append(_Block([(text, "banner")], pad, gap_before=1, searched=False))
-        if review.verdict_note:
-            blocks.append(_Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
-        for paragraph in review.summary.split("\n\n"):
-            blocks.append(_Block(_styled(paragraph, None), pad, gap_before=1))
-        index = 0
-        for section in SECTIONS:
-            items = review.items(section)
-            if not items:
-                continue
-            heading: Runs = [(words().section_headings[section], "heading")]
-            if section in CHECKABLE:
-                done = sum(1 for item in items if item.key in self.checked)
-                heading += [(f"  {done}/{len(items)}", "meta")]
-            blocks.append(_Block(heading, pad, gap_before=1, searched=False))
-            for number, item in enumerate(items, 1):
-                text_style = "focus" if section == "focus" else None
-                runs = _styled(item.text, text_style)
-                if self.changes and (badge := self._badge(item.key)):
-                    runs = [(f"{badge} ", "badge"), *runs]
-                extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
-                if extra:
-                    runs += [("  → ", "dim")]
-                    for n, ref in enumerate(extra):
-                        runs += [(", ", "dim")] if n else []
-                        runs += [(ref, "code")]
-                if section in CHECKABLE:
-                    mark = "[✓] " if item.key in self.checked else "[ ] "
-                    lead: Runs = [(mark, "checked" if item.key in self.checked else "box")]
-                    if section == "read_order":
-                        lead += [(f"{number}. ", "meta")]
-                    bar: Runs = [(" ▌", "focus-bar")] if section == "focus" else [("  ", None)]
-                    blocks.append(
-                        _Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
-                    )
-                    index += 1
-                elif item.key in self.checked:  # checked in the to-do view
-                    blocks.append(_Block(runs, [("  ✓ ", "checked")]))
-                else:
-                    blocks.append(_Block(runs, [("  • ", "dim")]))
-        if self.terms:
-            for block in blocks:
-                if block.searched:
-                    block.runs, _ = split_runs(block.runs, self.terms)
-        return blocks
-
-    def _badge(self, key: str) -> str | None:
-        assert self.changes is not None
-        if key in self.changes.added:
-            return words().change_badges["added"]
-        if key in self.changes.edited:
-            return words().change_badges["edited"]
-        return None
-
-    def _style(self, name: Hashable) -> Style:
-        """The full style of a component, blended over this widget's background;
-        (name, MATCH) is that style with the search match's on top."""
-        if name is None:
-            return self._base
-        if name not in self._styles:
-            if isinstance(name, tuple):
-                self._styles[name] = self._style(name[0]) + self._style(name[1])
-            else:
-                self._styles[name] = self.get_component_rich_style(f"review-view--{name}")
-        return self._styles[name]
-
     def _relayout(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 and not self.size:
@@ -341,15 +209,16 @@ class ReviewView(Pane, can_focus=True):
             self._lines, self._item_rows, self.match_lines = [], {}, []
             return
         self._layout_width = width
-        if not self._styles:
-            self._base = self.rich_style
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
-        for block in self._blocks():
+        shown = Shown(
+            self.checklist, self.checked, self.read, self.changes, self.stale, self.hint_keys, self.terms
+        )
+        for block in review_blocks(self.review, shown):
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
-            fill = Style(bgcolor=self._style(block.fill).bgcolor) if block.fill else None
+            fill = Style(bgcolor=self.style_of(block.fill).bgcolor) if block.fill else None
             prefix_width = sum(cell_len(text) for text, _ in block.prefix)
             indent: Runs = [(" " * prefix_width, None)]
             if block.prefix and block.prefix[0][1] == "focus-bar":
@@ -384,7 +253,7 @@ class ReviewView(Pane, can_focus=True):
         return lines
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
-        rich_style = self._style(style)
+        rich_style = self.style_of(style)
         if fill is not None:
             rich_style = fill + rich_style
         return Segment(text, rich_style)
@@ -398,21 +267,11 @@ class ReviewView(Pane, can_focus=True):
         moving to or from the pane restyles it too (its border), and re-wrapping
         the review then would be wasted work on every enter and escape."""
         super().notify_style_update()
-        if not self._styles_changed():
-            self.refresh()
-            return
-        self._styles = {}
+        self.refresh()
+
+    def restyled(self) -> None:
         if self._layout_width >= 0:
             self._relayout()
-
-    def _styles_changed(self) -> bool:
-        if not self._styles or self.rich_style != self._base:
-            return True
-        return any(
-            self.get_component_rich_style(f"review-view--{name}") != style
-            for name, style in self._styles.items()
-            if isinstance(name, str)
-        )
 
     # -- drawing ---------------------------------------------------------------
 
@@ -425,26 +284,22 @@ class ReviewView(Pane, can_focus=True):
             self._relayout()
         row = scroll_y + y
         if row >= len(self._lines):
-            return Strip.blank(width, self._base)
+            return Strip.blank(width, self.style_of(None))
         line = self._lines[row]
         segments = line.segments
         if line.item is not None and line.item == self.cursor and self.has_focus:
-            # The cursor's background across the line but on the matches, which keep
-            # theirs. With NO_COLOR the cursor is reversed: a background would not show.
-            if self.app.no_color:
-                cursor = Style(reverse=True)
-            else:
-                cursor = Style(bgcolor=self.get_component_rich_style("review-view--cursor").bgcolor)
+            # The cursor's background across the line but on the matches, which keep theirs.
+            cursor = self.cursor_over()
             used = sum(segment.cell_length for segment in segments)
-            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self._base)
+            pad = Segment(" " * max(0, scroll_x + width - used), line.fill or self.style_of(None))
             segments = [
                 segment if n in line.matches else Segment(segment.text, (segment.style or Style()) + cursor)
                 for n, segment in enumerate([*segments, pad])
             ]
         if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
-            marker = Segment("›", self.get_component_rich_style("review-view--match-current"))
+            marker = Segment("›", self.style_of("match-current"))
             segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
-        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self._base)
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.style_of(None))
 
     def on_focus(self) -> None:
         self.refresh()
@@ -533,11 +388,6 @@ class ReviewView(Pane, can_focus=True):
         self.cursor = line.item
         if event.x < line.box_end:
             self.action_toggle_item()
-
-
-def _styled(text: str, base: str | None) -> Runs:
-    """Runs for a text whose backticked spans are code."""
-    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
 
 
 def _is_match(style: Hashable) -> bool:

@@ -1,14 +1,17 @@
 """Our line-API panes' scroll views: scrollbars styled as they are made
 (`tui.ui.patches.StyledPane`) and redrawn only when they change, component
-classes styled once per stylesheet; `set_virtual_size` changes a content
-height without laying out the screen (it is in `tui.ui.patches`).
+classes styled once per stylesheet and their rich styles kept until it changes,
+one way to draw a cursor with or without colour; `set_virtual_size` changes a
+content height without laying out the screen (it is in `tui.ui.patches`).
 """
 
 from __future__ import annotations
 
-from typing import Self
+from collections.abc import Hashable
+from typing import Any, ClassVar, Self
 
 from rich.console import RenderableType
+from rich.style import Style
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 
@@ -20,8 +23,8 @@ class PaneScrollBar(ScrollBar):
 
     Textual redraws a widget's scrollbars each time it restyles the widget,
     whether or not their colours changed (`ScrollbarColorProperty` refreshes
-    them on every set): each focus move (enter, escape, tab) redrew both
-    panes' bars, ~60 lines, ~2 ms and ~500 objects of cyclic garbage. A whole
+    them on every set): each focus move (enter, escape, tab) would redraw both
+    panes' bars, ~60 lines, and leave cyclic garbage. A whole
     refresh is skipped when everything `ScrollBar.render` reads is as it was
     when the bar was last drawn. (tests/perf_guards/test_redraw.py checks that focus moves
     leave the bars alone, and that a theme, a scroll and a resize redraw them.)"""
@@ -70,11 +73,74 @@ class PaneScrollBar(ScrollBar):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
+_REVERSED = Style(reverse=True)
+_REVERSED_BOLD = Style(reverse=True, bold=True)
+
+
 class Pane(StyledPane):
     """Our line-API panes: `StyledPane` with scrollbars that skip redraws which
-    would draw them as they are."""
+    would draw them as they are, and component styles kept as rich styles.
+
+    `rich_style` and `get_component_rich_style` walk every ancestor each call,
+    and a pane asks for the same few styles on every line it draws: `style_of`
+    keeps them until `notify_style_update` finds one changed. Focus coming and
+    going restyles a pane (its border) without changing any of them, so then
+    nothing drawn from them is dropped; a theme switch changes them all."""
 
     BAR = PaneScrollBar
+
+    COMPONENT_PREFIX: ClassVar[str] = ""
+    """The component classes' prefix: "review-list" for `review-list--title`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles: dict[Hashable, Style] = {}
+
+    def _fresh_style(self, name: Hashable) -> Style:
+        if name is None:
+            return self.rich_style
+        if isinstance(name, tuple):
+            return self.style_of(name[0]) + self.style_of(name[1])
+        return self.get_component_rich_style(f"{self.COMPONENT_PREFIX}--{name}")
+
+    def style_of(self, name: Hashable) -> Style:
+        """The full style of component class `name` (None: the pane's own),
+        kept; a pair (a, b) is a's style with b's on top."""
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self._fresh_style(name)
+        return style
+
+    def cursor_over(self, name: str = "cursor") -> Style:
+        """What a cursor lays over a row's own styles: the background of
+        component `name`; with NO_COLOR reverse video, as a background would not
+        show."""
+        return _REVERSED if self.app.no_color else Style(bgcolor=self.style_of(name).bgcolor)
+
+    def cursor_style(self, name: str = "cursor") -> Style:
+        """A cursor row's whole style: component `name`'s; with NO_COLOR reverse
+        video and bold."""
+        return _REVERSED_BOLD if self.app.no_color else self.style_of(name)
+
+    def styles_changed(self) -> bool:
+        """Whether a kept style is not what the stylesheet says now (true
+        before any is kept: nothing was drawn with the current ones)."""
+        if not self._styles:
+            return True
+        return any(
+            style != self._fresh_style(name)
+            for name, style in self._styles.items()
+            if not isinstance(name, tuple)
+        )
+
+    def restyled(self) -> None:
+        """The kept styles changed and were dropped: drop what was drawn with them."""
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self.styles_changed():
+            self._styles.clear()
+            self.restyled()
 
 
 __all__ = ["Pane", "PaneScrollBar", "set_virtual_size"]

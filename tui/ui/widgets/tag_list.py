@@ -58,6 +58,8 @@ HEADING = "heading"
 class TagList(CursorList):
     """Tags in a virtualised list; highlighting one selects it, enter opens it."""
 
+    COMPONENT_PREFIX = "tag-list"
+
     COMPONENT_CLASSES = {
         "tag-list--label",
         "tag-list--label-unread",
@@ -100,7 +102,7 @@ class TagList(CursorList):
         self._lines: list[tuple[int, Line]] = []  # (tag index, runs) for each line
         self._starts: list[int] = []  # each tag's first line
         self._rows: dict[tuple[TagCount, int], list[Line]] = {}  # a tag's lines, by count and width
-        self._styles: dict[Hashable, Style] = {}  # component styles, until the styles change
+        self._kept_on_cursor: dict[Hashable, Style] = {}  # `_on_cursor`'s, until the styles change
 
     # -- data in -----------------------------------------------------------------
 
@@ -184,49 +186,35 @@ class TagList(CursorList):
 
     # -- drawing -----------------------------------------------------------------
 
-    def _style(self, name: Hashable) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            if name is None:
-                style = self.rich_style
-            elif self.app.no_color and name in ("cursor", "cursor-blurred"):
-                style = Style(reverse=True, bold=True)  # a background would not show
-            else:
-                style = self.get_component_rich_style(f"tag-list--{name}")
-            self._styles[name] = style
-        return style
-
     def _on_cursor(self, name: Hashable) -> Style:
         """What a run keeps on the cursor's row: what its component class sets
         (the count's colour, an unread label's bold); the rest is the cursor's."""
-        key = ("on-cursor", name)
-        style = self._styles.get(key)
+        style = self._kept_on_cursor.get(name)
         if style is None:
             style = Style()
             if name is not None:
                 own = self.get_component_rich_style(f"tag-list--{name}", partial=True)
-                full = self._style(name)
+                full = self.style_of(name)
                 style = Style(color=full.color if own.color else None, bold=own.bold, italic=own.italic)
-            self._styles[key] = style
+            self._kept_on_cursor[name] = style
         return style
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        base = self._style(None)
+        base = self.style_of(None)
         row = self.scroll_offset.y + y
         if row >= len(self._lines):
             return Strip.blank(width, base)
         index, runs = self._lines[row]
         if index == self.highlighted and runs[0][1] != HEADING:
-            cursor = self._style("cursor" if self.has_focus else "cursor-blurred")
+            cursor = self.cursor_style("cursor" if self.has_focus else "cursor-blurred")
             segments = [Segment(text, cursor + self._on_cursor(style)) for text, style in runs]
             return Strip(segments).adjust_cell_length(width, cursor)
-        segments = [Segment(text, self._style(style)) for text, style in runs]
+        segments = [Segment(text, self.style_of(style)) for text, style in runs]
         return Strip(segments).adjust_cell_length(width, base)
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles.clear()
+    def restyled(self) -> None:
+        self._kept_on_cursor.clear()
 
     # -- rows, for CursorList ----------------------------------------------------
 

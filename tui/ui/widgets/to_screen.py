@@ -4,7 +4,7 @@ A message posted the usual way bubbles: the widget's queue, then each
 container's, then the screen's. The screen goes idle on the way and paints
 what the widget has changed so far (the list's cursor), so the screen's answer
 (the review that cursor previews) waits for another frame, which Textual's
-frame timer puts 17-33 ms after the first. Posted straight to the screen, the
+frame timer puts a tick after the first. Posted straight to the screen, the
 answer is ready before the screen paints, and the key's whole effect shows in
 one frame (tests/perf_guards/test_frames.py). The screen is where these messages are
 handled; no container in between listens for them.

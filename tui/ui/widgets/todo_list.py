@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
@@ -37,6 +36,7 @@ class TodoRow:
 
 
 class TodoList(Pane, can_focus=True):
+    COMPONENT_PREFIX = "todo-list"
     COMPONENT_CLASSES = {
         "todo-list--heading",
         "todo-list--verdict",
@@ -110,46 +110,43 @@ class TodoList(Pane, can_focus=True):
 
     # -- drawing -------------------------------------------------------------
 
-    def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"todo-list--{name}")
-
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
+        base = self.style_of(None)
         if not self.rows:
             if index == 0:
                 return Strip(
-                    [Segment(truncate(words().no_actions, width), self._style("empty"))]
-                ).adjust_cell_length(width, self.rich_style)
-            return Strip.blank(width, self.rich_style)
+                    [Segment(truncate(words().no_actions, width), self.style_of("empty"))]
+                ).adjust_cell_length(width, base)
+            return Strip.blank(width, base)
         if index >= len(self.rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         row = self.rows[index]
         review = row.review
         if row.item is None:
             verdict = f"  {words().verdict_words.get(review.verdict, review.verdict)}"
             title = truncate(review.title, max(0, width - cell_len(verdict) - 2))
             segments = [
-                Segment(" ", self.rich_style),
-                Segment(title, self._style("heading")),
-                Segment(verdict, self._style("verdict")),
+                Segment(" ", base),
+                Segment(title, self.style_of("heading")),
+                Segment(verdict, self.style_of("verdict")),
             ]
         else:
             done = row.item.key in self.checked(review)
             section = words().todo_section_short.get(row.item.section, row.item.section)
             label_width = max(cell_len(label) for label in words().todo_section_short.values())
             lead = [
-                Segment("   ", self.rich_style),
-                Segment("[✓] " if done else "[ ] ", self._style("checked" if done else "box")),
-                Segment(section + " " * (label_width - cell_len(section) + 2), self._style("section")),
+                Segment("   ", base),
+                Segment("[✓] " if done else "[ ] ", self.style_of("checked" if done else "box")),
+                Segment(section + " " * (label_width - cell_len(section) + 2), self.style_of("section")),
             ]
             used = sum(segment.cell_length for segment in lead)
             text = truncate(shown(row.item.text), max(0, width - used))
-            segments = [*lead, Segment(text, self._style("done") if done else self.rich_style)]
-        strip = Strip(segments).adjust_cell_length(width, self.rich_style)
+            segments = [*lead, Segment(text, self.style_of("done") if done else base)]
+        strip = Strip(segments).adjust_cell_length(width, base)
         if index == self.cursor:
-            over = Style(reverse=True) if self.app.no_color else Style(bgcolor=self._style("cursor").bgcolor)
-            strip = Strip(Segment.apply_style(strip, post_style=over), width)
+            strip = Strip(Segment.apply_style(strip, post_style=self.cursor_over()), width)
         return strip
 
     def on_resize(self, event: events.Resize) -> None:
