@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges
 from tui.core.marks import Marks, changes, checked_items
-from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review
+from tui.core.model import SECTIONS, Library, LibraryChanges, Review
 from tui.i18n import words
 
 
@@ -38,24 +38,6 @@ class ReviewRow(NamedTuple):
     repo: str = ""  # its repo, when the digest has several
 
 
-def tag_counts(library: Library, state: Marks) -> list[TagCount]:
-    """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
-    read_per_tag: dict[str, int] = {}
-    read_all = 0
-    for key in state.read_keys():
-        review = library.by_key.get(key)
-        if review is None:
-            continue
-        read_all += 1
-        for tag in review.tags:
-            read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
-    total = len(library.reviews)
-    counts = [TagCount(ALL_TAG, total - read_all, total), TagCount(UNREAD_TAG, total - read_all, total)]
-    for tag, reviews in library.tags.items():
-        counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
-    return counts
-
-
 def review_row(
     library: Library, state: Marks, review: Review, mute: frozenset[str] = frozenset()
 ) -> ReviewRow:
@@ -71,12 +53,6 @@ def review_row(
         muted=bool(mute) and not mute.isdisjoint(review.tags),
         repo=review.repo if len(library.repos) > 1 else "",
     )
-
-
-def unread_count(library: Library, state: Marks) -> int:
-    """Reviews not read; marks kept for reviews no longer loaded do not count."""
-    read = sum(1 for key in state.read_keys() if key in library.by_key)
-    return len(library.reviews) - read
 
 
 def describe_reload(changes: LibraryChanges) -> str:
