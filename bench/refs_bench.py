@@ -12,6 +12,12 @@ apart).
 Code view: headless, from `push_screen` to the frame after it, reading the
 file included, for a small file, a 10,000-line file and a real file of the
 clone; next to a bare Textual screen holding one Label, pushed the same way.
+
+In the reader: the real app, headless at 120x40, on an entry naming real files
+and symbols of the clone; each run selects the item, waits for its refs, then
+times `enter` to the frame with the code pane in the review's place, and
+`escape` back; next to `space` (check the item, a key known to cost a frame)
+on the same review.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from tui.clone import content  # noqa: E402
 from tui.clone.find import find_clone  # noqa: E402
@@ -132,15 +139,77 @@ def code_view(repo_dir: Path, runs: int) -> None:
     print("\ntarget: a code view on screen <= 50 ms after enter")
 
 
+READER_ENTRY = """\
+repo: vllm-project/vllm
+entries:
+  - title: 调度器走读
+    tags: [sched]
+    verdict: deep
+    summary: 从 `vllm/v1/core/sched/scheduler.py` 读起。
+    focus:
+      - text: 先看 `Scheduler.schedule` 如何分配预算
+      - text: 再看 `vllm/v1/core/kv_cache_manager.py`
+      - text: 然后是 `vllm/v1/worker/gpu_model_runner.py` 里的 `GPUModelRunner.execute_model`
+"""
+
+
+async def _reader_enter(repo_dir: Path, runs: int) -> dict[str, dict[str, float]]:
+    from startup import Timings  # key to frame as startup.py times it: bench/README.md
+
+    from tui.ui.app import PrDigestApp
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "entries"
+        folder.mkdir()
+        (folder / "e.yaml").write_text(READER_ENTRY, encoding="utf-8")
+        app = PrDigestApp([folder], Path(tmp) / "state.json", watch=False)
+        app.reader.repo_dir = repo_dir
+        timings = Timings(app)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause(0.5)
+            await pilot.press("enter")  # the review pane
+            while not app.reader.clones.resolved:
+                await pilot.pause(0.05)
+            await pilot.pause(0.3)
+            pane = app.reader.code_pane
+            for n in range(runs):
+                for _ in range(n % 3):
+                    await pilot.press("j")
+                await pilot.pause(0.05)
+                app.reader._turn = None  # the item's first ref
+                await timings.press(pilot, "enter (open the first ref)", "enter")
+                assert pane.has_class("-open")
+                await pilot.pause(0.05)
+                await timings.press(pilot, "escape (back)", "escape")
+                await pilot.pause(0.2)
+                await timings.press(pilot, "space (check)", "space")
+                await pilot.press(*["k"] * (n % 3))
+        return timings.results()
+
+
+def reader_enter(repo_dir: Path, runs: int) -> None:
+    results = asyncio.run(_reader_enter(repo_dir, runs))
+    print("\n| in the reader (120x40, headless), refs resolved | key to frame p50 ms | p95 ms | / space |")
+    print("| --- | --- | --- | --- |")
+    base = results["space (check)"]["frame_p50"]
+    for name, result in results.items():
+        p50, p95 = result["frame_p50"], result["frame_p95"]
+        print(f"| {name} | {p50 * 1000:.1f} | {p95 * 1000:.1f} | {p50 / base:.2f} |")
+    print("\ntarget: a code view on screen <= 50 ms after enter, once resolved")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repo-dir", type=Path, required=True, help="a clone of vllm-project/vllm")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--reader-only", action="store_true", help="only enter -> code view in the reader")
     args = parser.parse_args()
-    refs(args.repo_dir, args.runs)
-    code_view(args.repo_dir, args.runs)
+    if not args.reader_only:
+        refs(args.repo_dir, args.runs)
+        code_view(args.repo_dir, args.runs)
+    reader_enter(args.repo_dir, args.runs)
 
 
 if __name__ == "__main__":

@@ -749,9 +749,15 @@ def worker_main(argv: list[str]) -> int | None:
         result = asyncio.run(keys_bare(int(rest[2])))
     elif kind == "_keys":
         corpus, state, presses, switches, opens = rest
-        result = asyncio.run(keys_app(corpus, Path(state), int(presses), int(switches), int(opens)))
+        from tui import runtime  # the reader's process-wide tweaks, as `cli.run` installs them
+
+        with runtime.installed():
+            result = asyncio.run(keys_app(corpus, Path(state), int(presses), int(switches), int(opens)))
     elif kind == "_reload":
-        result = worker_reload(Path(rest[0]), Path(rest[1]), int(rest[2]))
+        from tui import runtime
+
+        with runtime.installed():
+            result = worker_reload(Path(rest[0]), Path(rest[1]), int(rest[2]))
     else:
         return None
     print(json.dumps(result))

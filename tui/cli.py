@@ -348,6 +348,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--state", type=Path, metavar="FILE", help="where read marks are kept")
     parser.add_argument("--no-watch", action="store_true", help="do not reload when entry files change")
     parser.add_argument(
+        "--repo-dir",
+        type=Path,
+        metavar="DIR",
+        help="the clone refs open in (default: config repos:, else the current folder's)",
+    )
+    parser.add_argument(
         "--no-cache", action="store_true", help="parse every file; do not use the parse cache"
     )
     _add_lang(parser)
@@ -379,6 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ui_path=locations.ui_file(),
         first=first,
     )
+    app.reader.repo_dir = args.repo_dir
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader
     app.run()
     if app.reader.saver.report:  # after the terminal is restored, where it stays in view

@@ -141,6 +141,14 @@ class Words(NamedTuple):
     code_read_only: str
     no_pr_commit: str
     no_diff: str
+    refs_resolving: str
+    no_item_refs: str
+    no_clone_again: str
+    ref_picker_title: str
+    code_opened_from: str
+    diff_title: str
+    file_diff_title: str
+    open_failed: str
     bindings: Mapping[str, tuple[str, str]]
     """Binding id -> (description for the key bar, tooltip for the key panel)."""
 
@@ -298,6 +306,14 @@ EN = Words(
     code_read_only="{path} as of {commit}, before the PR (read-only)",
     no_pr_commit="No PR commit to show a diff of",
     no_diff="The PR did not change {path}",
+    refs_resolving="Looking the refs up in your clone…",
+    no_item_refs="No code ref in this item",
+    no_clone_again="No clone of {repo} to open refs in",
+    ref_picker_title="`{ref}` names {n} places: enter opens one, escape none",
+    code_opened_from="· {section} {n}/{total} {box}",
+    diff_title="PR #{pr}",
+    file_diff_title="PR #{pr}: {path}",
+    open_failed="Cannot open {path}: {error}",
     bindings={
         "quit": ("Quit", "Quit prdigest-tui"),
         "pane.next": ("Next pane", "Focus the next pane"),
@@ -362,12 +378,17 @@ EN = Words(
         "todo.toggle": ("Check", "Check or uncheck the item"),
         "todo.go": ("Go to review", "Close this view and show the item's review"),
         "todo.done": ("Show done", "Show or hide the items already checked"),
+        "review.open-ref": ("Open ref", "Open the item's code ref in the code view (again: its next ref)"),
         "code.editor": ("Editor", "Open this file at this line in $EDITOR"),
+        "code.check": ("Check", "Check or uncheck the item this file was opened from"),
+        "picker.close": ("Close", "Close the list, open nothing"),
+        "picker.down": ("Down", "Next place"),
+        "picker.up": ("Up", "Previous place"),
         "code.diff": ("Diff", "What the PR changed in this file"),
-        "code.pr_diff": ("PR diff", "The whole PR's diff, file by file"),
+        "code.pr-diff": ("PR diff", "The whole PR's diff, file by file"),
         "code.back": ("Back", "Back to the review"),
-        "diff.next_file": ("Next file", "The next file of the diff"),
-        "diff.previous_file": ("Previous file", "The previous file of the diff"),
+        "diff.next-file": ("Next file", "The next file of the diff"),
+        "diff.previous-file": ("Previous file", "The previous file of the diff"),
         "diff.back": ("Back", "Back to the code"),
     },
 )
@@ -526,6 +547,14 @@ ZH = Words(
     code_read_only="{path}（{commit}，PR 之前的版本，只读）",
     no_pr_commit="没有可显示差异的 PR 提交",
     no_diff="该 PR 没有改动 {path}",
+    refs_resolving="正在你的克隆中查找引用…",
+    no_item_refs="此条目没有代码引用",
+    no_clone_again="没有 {repo} 的克隆，无法打开引用",
+    ref_picker_title="`{ref}` 对应 {n} 处：回车打开其一，Esc 不打开",
+    code_opened_from="· {section} {n}/{total} {box}",
+    diff_title="PR #{pr}",
+    file_diff_title="PR #{pr}：{path}",
+    open_failed="无法打开 {path}：{error}",
     bindings={
         "quit": ("退出", "退出 prdigest-tui"),
         "pane.next": ("下一栏", "切换到下一栏"),
@@ -590,12 +619,17 @@ ZH = Words(
         "todo.toggle": ("勾选", "勾选或取消该条目"),
         "todo.go": ("转到评审", "关闭此视图并显示条目所在的评审"),
         "todo.done": ("显示已完成", "显示或隐藏已勾选的条目"),
+        "review.open-ref": ("打开引用", "在代码视图中打开该条目的代码引用（再按：下一个引用）"),
         "code.editor": ("编辑器", "在 $EDITOR 中打开此文件的这一行"),
+        "code.check": ("勾选", "勾选或取消打开此文件的条目"),
+        "picker.close": ("关闭", "关闭列表，不打开"),
+        "picker.down": ("下移", "下一处"),
+        "picker.up": ("上移", "上一处"),
         "code.diff": ("差异", "该 PR 对此文件的改动"),
-        "code.pr_diff": ("PR 差异", "整个 PR 的差异，按文件"),
+        "code.pr-diff": ("PR 差异", "整个 PR 的差异，按文件"),
         "code.back": ("返回", "返回评审"),
-        "diff.next_file": ("下一个文件", "差异中的下一个文件"),
-        "diff.previous_file": ("上一个文件", "差异中的上一个文件"),
+        "diff.next-file": ("下一个文件", "差异中的下一个文件"),
+        "diff.previous-file": ("上一个文件", "差异中的上一个文件"),
         "diff.back": ("返回", "返回代码"),
     },
 )

@@ -12,6 +12,7 @@ import contextlib
 import os
 import subprocess
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
@@ -51,7 +52,12 @@ def copy(app: App[None], review: Review | None, item: Item | None, turn: CopyTur
 def edit(app: App[None], review: Review) -> None:
     """The review's entry file in $VISUAL / $EDITOR, at its line; the app is
     suspended meanwhile, and hot reload picks up what was saved."""
-    path, line = review.location.path, review.location.line
+    edit_file(app, review.location.path, review.location.line)
+
+
+def edit_file(app: App[None], path: Path, line: int) -> None:
+    """`path` in $VISUAL / $EDITOR at `line` (an entry file, or a ref's file in
+    the user's clone), the app suspended meanwhile."""
     if not path.is_file():
         app.notify(words().no_file.format(path=path), severity="warning", timeout=6, markup=False)
         return

@@ -18,8 +18,11 @@ from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
     """The app and every widget and screen whose bindings a keymap may name."""
     from tui.ui.reader import ReaderScreen
+    from tui.ui.screens.code import CodeScreen, DiffScreen
     from tui.ui.screens.problems import ProblemsScreen
+    from tui.ui.screens.ref_picker import RefPicker
     from tui.ui.screens.todo import TodoScreen
+    from tui.ui.widgets.code_pane import CodePane
     from tui.ui.widgets.review_list import ReviewList
     from tui.ui.widgets.review_view import ReviewView
     from tui.ui.widgets.search_bar import SearchBar
@@ -36,6 +39,10 @@ def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
         ProblemsScreen,
         TodoScreen,
         TodoList,
+        CodePane,
+        RefPicker,
+        DiffScreen,
+        CodeScreen,
     )
 
 

@@ -1,8 +1,9 @@
 """The reader's screen: the tag list, the review list and the review, the
 filter, status, search and key bars; their messages and the keys that act on
 them. Its state and what the panes are given are in `tui.ui.panes`; the search
-keys in `tui.ui.search_keys`, the mark keys in `tui.ui.mark_keys`, the views,
-mutes and `read_on_open` in `tui.ui.view_keys`.
+keys in `tui.ui.search_keys`, the mark keys in `tui.ui.mark_keys`, refs and the
+code pane in `tui.ui.ref_keys`, the views, mutes and `read_on_open` in
+`tui.ui.view_keys`.
 
 Widgets post messages up to this screen; it answers by changing the marks (and
 saving them) and by pushing fresh data down. Nothing below it touches the disk.
@@ -30,8 +31,10 @@ from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
 from tui.ui.panes import PANES
+from tui.ui.ref_keys import RefKeys
 from tui.ui.search_keys import SearchKeys
 from tui.ui.view_keys import ViewKeys
+from tui.ui.widgets.code_pane import CodePane
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.key_bar import KeyBar
 from tui.ui.widgets.review_list import ReviewList
@@ -44,7 +47,7 @@ NARROW = 72
 """Below this many columns one pane is shown at a time."""
 
 
-class ReaderScreen(SearchKeys, ViewKeys):
+class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
     BINDINGS = READER_BINDINGS  # see tui/ui/bindings.py
     COMMANDS = ViewKeys.COMMANDS  # the views and the mutes in the palette
 
@@ -58,6 +61,7 @@ class ReaderScreen(SearchKeys, ViewKeys):
                 yield TagList(id="tags")
                 yield ReviewList(id="reviews")
             yield ReviewView(id="review")
+            yield CodePane(id="code")  # in the review's place while a ref is open
         yield SearchBar(id="search-bar")
         yield KeyBar()
 

@@ -6,8 +6,6 @@ the editor and loads diffs off its event loop, then pushes a `DiffScreen`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -17,7 +15,7 @@ from textual.widgets import Label
 
 from tui.i18n import words
 from tui.ui.screens.base import TranslatedBindings
-from tui.ui.widgets.code_view import CodeView, language_for
+from tui.ui.widgets.code_view import CodeFile, CodeView, language_for
 from tui.ui.widgets.key_bar import KeyBar
 
 _CSS = """
@@ -29,26 +27,13 @@ CodeScreen > CodeView, DiffScreen > CodeView { height: 1fr; }
 """
 
 
-@dataclass(frozen=True)
-class CodeFile:
-    """What the code view shows: `path` relative to the clone, its text, the
-    line to mark; `absolute` for the editor (None when read from a commit,
-    `commit`, which is then shown read-only)."""
-
-    path: str
-    text: str
-    line: int | None = None
-    absolute: str | None = None
-    commit: str | None = None
-
-
 class CodeScreen(TranslatedBindings, Screen[None]):
     DEFAULT_CSS = _CSS
 
     BINDINGS = [
         Binding("e", "editor", "Editor", id="code.editor", tooltip="Open this file at this line in $EDITOR"),
         Binding("d", "diff", "Diff", id="code.diff", tooltip="What the PR changed in this file"),
-        Binding("D", "pr_diff", "PR diff", id="code.pr_diff", tooltip="The whole PR's diff, file by file"),
+        Binding("D", "pr_diff", "PR diff", id="code.pr-diff", tooltip="The whole PR's diff, file by file"),
         Binding("escape,q", "back", "Back", id="code.back", tooltip="Back to the review"),
     ]
 
@@ -75,11 +60,7 @@ class CodeScreen(TranslatedBindings, Screen[None]):
         return self.query_one(CodeView)
 
     def title_text(self) -> str:
-        file = self.file
-        where = f"{file.path}:{file.line}" if file.line else file.path
-        if file.commit:
-            return words().code_read_only.format(path=where, commit=file.commit[:12])
-        return where
+        return self.file.title()
 
     def compose(self) -> ComposeResult:
         yield Label(Content(self.title_text()), id="code-title")
@@ -114,8 +95,8 @@ class DiffScreen(TranslatedBindings, Screen[None]):
     DEFAULT_CSS = _CSS
 
     BINDINGS = [
-        Binding("n", "next_file", "Next file", id="diff.next_file", tooltip="The next file of the diff"),
-        Binding("p", "previous_file", "Previous file", id="diff.previous_file", tooltip="The previous file"),
+        Binding("n", "next_file", "Next file", id="diff.next-file", tooltip="The next file of the diff"),
+        Binding("p", "previous_file", "Previous file", id="diff.previous-file", tooltip="The previous file"),
         Binding("escape,q", "back", "Back", id="diff.back", tooltip="Back to the code"),
     ]
 

@@ -12,6 +12,7 @@ control characters and escape sequences are removed before anything is drawn.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -24,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.core.text import clean
+from tui.i18n import words
 from tui.ui.widgets.scrolling import set_virtual_size
 
 TAB_SIZE = 4
@@ -49,6 +51,32 @@ def language_for(path: str) -> str:
     except Exception:  # a name Pygments' patterns choke on is just text
         lexer = None
     return lexer.aliases[0] if lexer is not None and lexer.aliases else "text"
+
+
+def prepare(path: str) -> None:
+    """Load the lexer for `path` ahead (Pygments imports it on first use, ~0.1 s):
+    the reader does it off the loop, as it reads the files refs lead to."""
+    _lexer(language_for(path))
+
+
+@dataclass(frozen=True)
+class CodeFile:
+    """What a code view shows: `path` relative to the clone, its text, the
+    line to mark; `absolute` for the editor (None when read from a commit,
+    `commit`, which is then shown read-only)."""
+
+    path: str
+    text: str
+    line: int | None = None
+    absolute: str | None = None
+    commit: str | None = None
+
+    def title(self) -> str:
+        """`path:line`, and the commit when it is read from one."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        if self.commit:
+            return words().code_read_only.format(path=where, commit=self.commit[:12])
+        return where
 
 
 class CodeView(ScrollView, can_focus=True):
@@ -83,16 +111,38 @@ class CodeView(ScrollView, can_focus=True):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._theme = PygmentsSyntaxTheme(theme)
+        self._scroll_when_sized = False
+        self._take(text, language, target)
+
+    def _take(self, text: str, language: str, target: int | None) -> None:
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "" and len(self.lines) > 1:
             self.lines.pop()  # the newline that ends the file is not a line of its own
         self.language = language
-        self._theme = PygmentsSyntaxTheme(theme)
         self._lexed: dict[int, list[Segment]] = {}
         self.gutter_width = len(str(len(self.lines))) + 2
         width = max((len(line) for line in self.lines), default=0)  # ~ cells; exact when drawn
         self._width = self.gutter_width + width + TAB_SIZE
         self.set_reactive(CodeView.target, target)
+
+    def load(self, text: str, language: str = "text", target: int | None = None) -> None:
+        """Show another file in this view: the reader keeps one mounted, and
+        swapping its lines costs less than mounting a view (or a screen)."""
+        self._take(text, language, target)
+        set_virtual_size(self, Size(self._width, len(self.lines)))
+        if self.target is None:
+            self.scroll_to(0, 0, animate=False, immediate=True)
+        else:
+            self.scroll_to_target()
+            # A view shown just now (its pane was hidden) has no height until laid out: on_resize.
+            self._scroll_when_sized = not self.scrollable_content_region.height
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self._scroll_when_sized and self.scrollable_content_region.height:
+            self._scroll_when_sized = False
+            self.scroll_to_target()
 
     def on_mount(self) -> None:
         set_virtual_size(self, Size(self._width, len(self.lines)))

@@ -50,6 +50,8 @@ class Shown(NamedTuple):
     stale: bool
     hint_keys: dict[str, str]  # key names shown in hints, after remapping
     terms: tuple[str, ...]
+    refs: frozenset[str] = frozenset()  # ref texts found in the user's clone: marked
+    no_color: bool = False
 
 
 def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
@@ -93,9 +95,9 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
         )
         blocks.append(Block([(text, "banner")], pad, gap_before=1, searched=False))
     if review.verdict_note:
-        blocks.append(Block(_styled(review.verdict_note, "note"), pad, gap_before=1))
+        blocks.append(Block(_styled(review.verdict_note, "note", shown), pad, gap_before=1))
     for paragraph in review.summary.split("\n\n"):
-        blocks.append(Block(_styled(paragraph, None), pad, gap_before=1))
+        blocks.append(Block(_styled(paragraph, None, shown), pad, gap_before=1))
     index = 0
     for section in SECTIONS:
         items = review.items(section)
@@ -108,7 +110,7 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
         blocks.append(Block(heading, pad, gap_before=1, searched=False))
         for number, item in enumerate(items, 1):
             text_style = "focus" if section == "focus" else None
-            runs = _styled(item.text, text_style)
+            runs = _styled(item.text, text_style, shown)
             if shown.changes and (badge := _badge(shown.changes, item.key)):
                 runs = [(f"{badge} ", "badge"), *runs]
             extra = [ref for ref in item.refs if ref not in code_refs(item.text)]
@@ -116,7 +118,7 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
                 runs += [("  → ", "dim")]
                 for n, ref in enumerate(extra):
                     runs += [(", ", "dim")] if n else []
-                    runs += [(ref, "code")]
+                    runs += _code(ref, shown)
             if section in CHECKABLE:
                 mark = "[✓] " if item.key in shown.checked else "[ ] "
                 lead: Runs = [(mark, "checked" if item.key in shown.checked else "box")]
@@ -146,6 +148,17 @@ def _badge(changes: ReviewChanges, key: str) -> str | None:
     return None
 
 
-def _styled(text: str, base: str | None) -> Runs:
-    """Runs for a text whose backticked spans are code."""
-    return [(run, "code" if is_code else base) for run, is_code in code_spans(text)]
+def _styled(text: str, base: str | None, shown: Shown) -> Runs:
+    """Runs for a text whose backticked spans are code (refs found in the clone marked)."""
+    runs: Runs = []
+    for run, is_code in code_spans(text):
+        runs += _code(run, shown) if is_code else [(run, base)]
+    return runs
+
+
+def _code(text: str, shown: Shown) -> Runs:
+    """A code span: underlined when it is a ref found in the clone, and then,
+    with NO_COLOR (where the underline may be all that tells it), a `*` after it."""
+    if text not in shown.refs:
+        return [(text, "code")]
+    return [(text + "*" if shown.no_color else text, "ref")]

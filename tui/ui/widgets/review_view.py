@@ -61,6 +61,7 @@ class ReviewView(Pane, can_focus=True):
         "review-view--note",
         "review-view--heading",
         "review-view--code",
+        "review-view--ref",
         "review-view--focus",
         "review-view--focus-bar",
         "review-view--box",
@@ -109,6 +110,13 @@ class ReviewView(Pane, can_focus=True):
             show=False,
         ),
         Binding("pageup", "page(-1)", "Page up", id="review.page-up", tooltip="Scroll a page up", show=False),
+        Binding(
+            "enter",
+            "open_ref",
+            "Open ref",
+            id="review.open-ref",
+            tooltip="Open the item's code ref in the code view (again: its next ref)",
+        ),
         Binding("home,g", "edge(-1)", "Top", id="review.top", tooltip="Scroll to the top", show=False),
         Binding("end,G", "edge(1)", "Bottom", id="review.bottom", tooltip="Scroll to the bottom", show=False),
     ]
@@ -120,6 +128,15 @@ class ReviewView(Pane, can_focus=True):
         review_key: str
         item_key: str
         checked: bool
+
+    @dataclass
+    class RefOpened(Message):
+        """`enter` on an item: open its ref (`place` is its section, `index` its
+        position there)."""
+
+        review_key: str
+        place: str
+        index: int
 
     cursor: reactive[int] = reactive(0, layout=False, init=False)
 
@@ -136,6 +153,7 @@ class ReviewView(Pane, can_focus=True):
         self._item_rows: dict[int, tuple[int, int]] = {}
         self._layout_width = -1
         self.terms: tuple[str, ...] = ()
+        self.resolved_refs: frozenset[str] = frozenset()  # ref texts found in the clone: marked
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
         self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
@@ -177,6 +195,14 @@ class ReviewView(Pane, can_focus=True):
         if offset is not None and start is not None and start - offset != self.scroll_offset.y:
             self.scroll_to(y=max(0, start - offset), animate=False, immediate=True)
 
+    def set_refs(self, texts: frozenset[str]) -> None:
+        """Mark these refs (found in the user's clone) as ones `enter` opens."""
+        if texts == self.resolved_refs:
+            return
+        self.resolved_refs = texts
+        if self._layout_width >= 0:
+            self._relayout()
+
     def set_terms(self, terms: tuple[str, ...]) -> None:
         """Highlight these search terms (none: no highlighting)."""
         if terms == self.terms:
@@ -185,6 +211,15 @@ class ReviewView(Pane, can_focus=True):
         self.current_match = None
         if self._layout_width >= 0:
             self._relayout()
+
+    @property
+    def cursor_place(self) -> tuple[str, int] | None:
+        """The item under the cursor as (section, its position in the section)."""
+        item = self.cursor_item
+        if item is None or self.review is None:
+            return None
+        offset = 0 if item.section == "focus" else len(self.review.focus)
+        return item.section, self.cursor - offset
 
     @property
     def cursor_item(self) -> Item | None:
@@ -213,7 +248,15 @@ class ReviewView(Pane, can_focus=True):
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
         shown = Shown(
-            self.checklist, self.checked, self.read, self.changes, self.stale, self.hint_keys, self.terms
+            self.checklist,
+            self.checked,
+            self.read,
+            self.changes,
+            self.stale,
+            self.hint_keys,
+            self.terms,
+            self.resolved_refs,
+            self.app.no_color,
         )
         for block in review_blocks(self.review, shown):
             for _ in range(block.gap_before):
@@ -249,7 +292,7 @@ class ReviewView(Pane, can_focus=True):
         if lines is None:
             if len(self._wrapped) > 4096:
                 self._wrapped.clear()
-            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code"})
+            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code", "ref"})
         return lines
 
     def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
@@ -376,6 +419,13 @@ class ReviewView(Pane, can_focus=True):
             return
         item = self.checklist[self.cursor]
         post_to_screen(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
+
+    def action_open_ref(self) -> None:
+        place = self.cursor_place
+        if self.review is None or place is None:
+            self.app.bell()
+            return
+        post_to_screen(self, self.RefOpened(self.review.key, *place))
 
     def on_click(self, event: events.Click) -> None:
         """A click on an item's box toggles it; elsewhere on the item moves the cursor."""

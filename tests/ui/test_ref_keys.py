@@ -1,0 +1,320 @@
+"""Refs in the reader (Pilot): `enter` on an item opens its ref in the code pane
+at the right line, `e` the editor, `d` / `D` the PR's diff, `escape` back with
+the review's place kept, the picker, `space` checking the step, no clone."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.app_helpers import all_saved, screen_text, settled
+from tests.clone_repo import ENGINE, REPO, build, commit
+from tui.ui.app import PrDigestApp
+from tui.ui.screens.code import DiffScreen
+from tui.ui.screens.ref_picker import RefPicker
+from tui.ui.widgets.code_pane import CodePane
+from tui.ui.widgets.review_view import ReviewView
+
+ENTRY = f"""\
+repo: {REPO}
+entries:
+  - title: The second scheduler
+    pr: 10
+    tags: [sched]
+    verdict: deep
+    summary: Read `pkg/engine.py` first.
+    focus:
+      - text: How `Engine.start` begins, then `helper`
+        refs: ["Engine.start", "helper"]
+      - text: The new `schedule` function
+    read_order:
+      - text: Start at `pkg/sched/scheduler.py`
+      - text: Then `tune()` in the engine
+      - text: Then `scheduler.py`, the one the PR added
+      - text: 第四步：`不存在的符号` 与 `missing_thing`
+  - title: Two schedulers
+    tags: [sched]
+    verdict: quick
+    summary: No PR to settle which.
+    focus:
+      - text: Which `scheduler.py`?
+  - title: A long file
+    tags: [sched]
+    verdict: skim
+    summary: Its definition is far down.
+    focus:
+      - text: Read `far_away`
+"""
+
+LONG = "".join(f"VALUE_{n} = {n}\n" for n in range(3_000)) + "\n\ndef far_away() -> None:\n    pass\n"
+FAR = 3_003
+
+
+START = ENGINE.splitlines().index("    def start(self) -> None:") + 1
+HELPER = ENGINE.splitlines().index("def helper() -> int:") + 1
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    root = tmp_path / "widgets"
+    build(root)
+    commit(root, {"pkg/long.py": LONG}, "A long module (#40)")
+    return root
+
+
+@pytest.fixture
+def entries(tmp_path: Path) -> Path:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "widgets.yaml").write_text(ENTRY, encoding="utf-8")
+    return folder
+
+
+def reader_app(tmp_path: Path, entries: Path, repo_dir: Path | None) -> PrDigestApp:
+    app = PrDigestApp([entries], tmp_path / "state" / "state.json", watch=False)
+    app.reader.repo_dir = repo_dir
+    app.reader.clones  # noqa: B018  # made now, to point it at a folder outside any clone
+    app.reader.clones.cwd = tmp_path
+    return app
+
+
+async def resolved(app: PrDigestApp, pilot: object, count: int = 1) -> None:
+    """The selected review's refs resolved and delivered."""
+    for _ in range(500):
+        if app.reader.clones.resolved >= count:
+            await pilot.pause()  # type: ignore[attr-defined]
+            return
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    raise AssertionError("the refs were never resolved")
+
+
+async def code_shown(app: PrDigestApp, pilot: object) -> CodePane:
+    for _ in range(300):
+        pane = app.reader.code_pane
+        if pane.has_class("-open") and pane.display:
+            await pilot.pause()  # type: ignore[attr-defined]
+            return pane
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    raise AssertionError("the code pane never opened")
+
+
+async def open_review(app: PrDigestApp, pilot: object) -> ReviewView:
+    await settled(app, pilot)
+    await resolved(app, pilot)
+    await pilot.press("enter")  # type: ignore[attr-defined]  # the review list: open the review
+    await pilot.pause()  # type: ignore[attr-defined]
+    view = app.query_one(ReviewView)
+    assert app.focused is view
+    return view
+
+
+def visible_code(pane: CodePane) -> list[str]:
+    view = pane.code_view
+    return [view.render_line(y).text for y in range(view.scrollable_content_region.height)]
+
+
+async def test_enter_opens_the_items_ref_at_its_line_and_again_the_next(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        assert {"Engine.start", "helper", "pkg/engine.py"} <= view.resolved_refs
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/engine.py"
+        assert pane.file.line == START  # `def start` inside `class Engine`
+        assert pane.file.absolute == str(clone.resolve() / "pkg/engine.py")
+        marked = [line for line in visible_code(pane) if "▶" in line]
+        assert len(marked) == 1 and "def start(self)" in marked[0]
+        assert f"pkg/engine.py:{START}" in screen_text(app)
+        assert not view.display  # the code pane is in the review's place
+        # escape: back to the review, its cursor where it was
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is view and view.display and view.cursor == 0
+        await pilot.press("enter")  # again: the item's next ref
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/engine.py", HELPER)
+
+
+async def test_a_definition_far_down_a_long_file_is_scrolled_to(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    assert LONG.splitlines()[FAR - 1] == "def far_away() -> None:"
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("j", "j")
+        await resolved(app, pilot, 2)
+        await pilot.press("enter", "enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/long.py", FAR)
+        marked = [line for line in visible_code(pane) if "▶" in line]
+        assert len(marked) == 1 and marked[0].startswith(f"{FAR}▶ def far_away()")
+
+
+async def test_escape_keeps_the_reviews_place(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_review(app, pilot)
+        await pilot.press("j", "j", "j")  # the second read-order step
+        await pilot.pause()
+        cursor, scroll = view.cursor, view.scroll_offset.y
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.line is not None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is view and (view.cursor, view.scroll_offset.y) == (cursor, scroll)
+
+
+async def test_space_in_the_code_pane_checks_the_step_it_was_opened_from(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        await pilot.press("j", "j")  # the first read-order step
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/sched/scheduler.py"
+        assert "1/4 [ ]" in screen_text(app)
+        await pilot.press("space")
+        await all_saved(app, pilot)
+        step = view.checklist[2].key
+        assert step in app.reader.state.checked(app.reader.current_key)
+        assert "1/4 [✓]" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "[✓] 1. Start at" in screen_text(app)
+
+
+async def test_e_opens_the_editor_at_the_line_with_the_absolute_path(
+    tmp_path: Path, clone: Path, entries: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "argv.txt"
+    editor = tmp_path / "fake-editor"
+    editor.write_text(
+        f"#!{sys.executable}\nimport sys\nopen({str(record)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n"
+    )
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("enter")
+        await code_shown(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+    assert record.read_text().split("\n") == [f"+{START}", str(clone.resolve() / "pkg/engine.py")]
+
+
+async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("enter")
+        await code_shown(app, pilot)
+        await pilot.press("d")
+        for _ in range(200):
+            if isinstance(app.screen, DiffScreen):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, DiffScreen)
+        assert [path for path, _ in app.screen.parts] == ["pkg/engine.py"]
+        assert "+def tune() -> None:" in app.screen.text
+        assert "PR #10: pkg/engine.py" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.reader and app.reader.code_pane.has_class("-open")
+        await pilot.press("D")
+        for _ in range(200):
+            if isinstance(app.screen, DiffScreen):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, DiffScreen)
+        assert sorted(path for path, _ in app.screen.parts) == ["pkg/engine.py", "pkg/sched/scheduler.py"]
+
+
+async def test_a_ref_the_pr_settles_opens_the_prs_file(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("j", "j", "j", "j")  # `scheduler.py`: two files of that name, one the PR's
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/sched/scheduler.py"
+
+
+async def test_an_ambiguous_ref_opens_a_picker(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("j")  # the review with no PR
+        await resolved(app, pilot, 2)
+        await pilot.press("enter", "enter")
+        for _ in range(100):
+            if isinstance(app.screen, RefPicker):
+                break
+            await pilot.pause(0.02)
+        picker = app.screen
+        assert isinstance(picker, RefPicker)
+        assert picker.places == ["pkg/core/scheduler.py", "pkg/sched/scheduler.py"]
+        assert "`scheduler.py` names 2 places" in screen_text(app)
+        await pilot.press("j", "enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/sched/scheduler.py"
+        await pilot.press("escape", "enter")  # again: the picker, and escape opens nothing
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, RefPicker)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.reader and not app.reader.code_pane.has_class("-open")
+
+
+async def test_a_missing_ref_says_so(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("j", "j", "j", "j", "j")  # the last step: nothing it names is in the clone
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.reader.code_pane.has_class("-open")
+        assert any("`missing_thing` is not in the clone" in n.message for n in app._notifications)
+
+
+async def test_without_a_clone_enter_says_once_how_to_set_one(tmp_path: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, None)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        view = await open_review(app, pilot)
+        assert view.resolved_refs == frozenset()
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert sum("map it under `repos:`" in m and "--repo-dir DIR" in m for m in messages) == 1
+        assert f"No clone of {REPO} to open refs in" in messages
+        assert not app.reader.code_pane.has_class("-open")
+        await pilot.press("space")  # the review works as before
+        await all_saved(app, pilot)
+        assert view.checklist[0].key in app.reader.state.checked(app.reader.current_key)
+
+
+async def test_the_clone_is_found_from_the_current_folder(tmp_path: Path, clone: Path, entries: Path) -> None:
+    app = reader_app(tmp_path, entries, None)
+    app.reader.clones.cwd = clone / "pkg"
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        assert "Engine.start" in view.resolved_refs
+
+
+async def test_the_clone_is_found_from_the_configs_repos(tmp_path: Path, clone: Path, entries: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(f"repos:\n  {REPO}: {clone}\n", encoding="utf-8")
+    app = PrDigestApp([entries], tmp_path / "state" / "state.json", watch=False, config_path=config)
+    app.reader.clones.cwd = tmp_path
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        assert "Engine.start" in view.resolved_refs
