@@ -26,7 +26,9 @@ from jsonschema import Draft202012Validator, ValidationError
 from tui import schema
 from tui.core.model import Library
 from tui.core.text import needs_cleaning
-from tui.load.parse import MAX_DEPTH, MAX_NODES, MAX_TEXT_CHARS, _Composer, _Lines, _read_text, load_paths
+from tui.load.limits import MAX_DEPTH, MAX_NODES, MAX_TEXT_CHARS
+from tui.load.parse import load_paths
+from tui.load.yaml_nodes import Composer, Lines, read_text
 
 SCHEMA = json.loads(schema.text())
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -142,10 +144,10 @@ def compare(path: Path) -> Comparison:
     assert not any(m.startswith("internal error") for _, m in problems), problems
     if any(m.startswith(FILE_LEVEL) for _, m in problems):
         return Comparison(path, problems, [], [], validated=False)
-    text = _read_text(path)
-    lines = _Lines(text)
+    text = read_text(path)
+    lines = Lines(text)
     try:
-        doc = instance(yaml.compose(text, Loader=_Composer))
+        doc = instance(yaml.compose(text, Loader=Composer))
     except _TooBig:  # pragma: no cover - check reports such files as file-level problems
         raise AssertionError(f"{path}: too big for the schema, yet check read it") from None
 

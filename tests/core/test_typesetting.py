@@ -760,6 +760,6 @@ def test_ascii_quotes_stay_with_what_they_quote(text: str, width: int, expected:
     ],
 )
 def test_choices_that_differ_from_uax14(text: str, width: int, expected: list[str]) -> None:
-    """The departures from UAX #14 that tui/core/wrap.py's docstring names, on
+    """The departures from UAX #14 that tui/core/breaks.py's docstring names, on
     purpose (ASCII quotes: `test_ascii_quotes_stay_with_what_they_quote`)."""
     assert check(styled(text), width) == expected

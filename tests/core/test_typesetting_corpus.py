@@ -11,7 +11,7 @@ as code and kept whole) at 40, 60 and 80 cells and read back line by line.
 With PyICU installed (`pip install -e '.[oracle]'`, which compiles against
 libicu), every break is also compared with ICU's (UAX #14 with the Chinese
 tailoring, what browsers use): each one ICU would not make must be one of the
-choices tui/core/wrap.py's docstring names.
+choices tui/core/breaks.py's docstring names.
 """
 
 from __future__ import annotations

@@ -64,32 +64,32 @@ def test_reading_first_and_checking_limits_after_gives_what_checking_first_gives
 ) -> None:
     import yaml
 
-    from tui.load import parse as loader
+    from tui.load import parse, yaml_nodes
 
     try:
-        root = yaml.compose(text, Loader=loader._Composer)
+        root = yaml.compose(text, Loader=yaml_nodes.Composer)
     except (yaml.YAMLError, RecursionError):
         return
     if root is None:
         return
     path = Path("x.yaml")
 
-    def reader() -> loader._Reader:
-        return loader._Reader(path, loader.FileResult(path), loader._Lines(text))
+    def reader() -> parse._Reader:
+        return parse._Reader(path, parse.FileResult(path), yaml_nodes.Lines(text))
 
     # Limits small enough for random documents to reach, the depth as small as a valid file allows.
-    with patch.multiple(loader, MAX_NODES=max_nodes, MAX_DEPTH=loader._DEEPEST, MAX_TEXT_CHARS=len(text)):
+    with patch.multiple(yaml_nodes, MAX_NODES=max_nodes, MAX_DEPTH=parse._DEEPEST, MAX_TEXT_CHARS=len(text)):
         shortcut = reader()
         shortcut.read_root(root)
         checked = reader()
         try:
             checked._count(root, 0)
-        except loader._Invalid as exc:
+        except yaml_nodes.Invalid as exc:
             checked.problem(exc.node, exc.message)
         else:
             checked.read(root)
         assert _outcome(shortcut.result) == _outcome(checked.result)
-        if loader._can_read_first(text):
+        if yaml_nodes.can_read_first(text):
             assert checked.chars <= len(text)
             if not shortcut.result.problems:
                 # A read without problems counted every node, as the full check does.

@@ -15,7 +15,8 @@ import pytest
 
 from tui import runtime
 from tui.core.model import ALL_TAG
-from tui.load.cache import FORMAT, VERSION, ParseCache
+from tui.load.cache import ParseCache
+from tui.load.cache_format import FORMAT, VERSION
 from tui.load.first_frame import SYNC_FILES, first_part, from_cache, parse_in_background
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
@@ -266,7 +267,8 @@ async def test_ten_thousand_reviews_open_navigate_and_count(tmp_path: Path) -> N
 def test_a_worker_packs_what_the_loader_reads(tmp_path: Path) -> None:
     """`parse_files` packs reviews without making `Review`s; unpacked, they are
     what `load_file` makes, and the bodies are what `Review.blob` packs."""
-    from tui.load.cache import decode_entry, parse_files
+    from tui.load.cache_format import decode_entry
+    from tui.load.journal import parse_files
     from tui.load.parse import load_file
     from tui.store.locations import bundled_entries
 
@@ -305,7 +307,7 @@ def _files_of_many_sizes(tmp_path: Path) -> list[Path]:
 
 _ONE_TASK = """
 import marshal, sys
-from tui.load.cache import parse_files
+from tui.load.journal import parse_files
 head = sys.stdin.buffer.read(8)
 task = marshal.loads(sys.stdin.buffer.read(int.from_bytes(head, "little")))
 """
@@ -441,7 +443,7 @@ def test_saving_a_big_cache_holds_one_record_at_a_time(tmp_path: Path, monkeypat
     (folder / "r000.yaml").write_text(review_yaml("changed"), encoding="utf-8")
     warm.forget([folder / "r000.yaml"])  # dirty: the next save writes the file again
     size = cache_file.stat().st_size
-    monkeypatch.setattr("tui.load.cache.RECORD_BYTES", 128 * 1024)
+    monkeypatch.setattr("tui.load.cache_format.RECORD_BYTES", 128 * 1024)
     tracemalloc.start()
     try:
         warm.save()

@@ -693,10 +693,10 @@ def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
 
     import yaml
 
-    from tui.load.parse import _STR_TAGS, _Composer
+    from tui.load.yaml_nodes import STR_TAGS, Composer
 
     full = yaml.resolver.Resolver()
-    fast = _Composer("")
+    fast = Composer("")
     words = ["yes", "No", "off", "null", "Null", "NULL", "~", "<<", "=", "!", "&", "*", "0x1F", "1e3", ".inf"]
     short = ["".join(chars) for n in range(4) for chars in itertools.product("~<=!&*nN0.-+:y", repeat=n)]
     for value in [*words, *short, "2026-01-01", "12:30:00", "a long plain scalar"]:
@@ -704,7 +704,7 @@ def test_the_resolver_keeps_every_tag_the_reader_tells_apart() -> None:
             want = full.resolve(yaml.ScalarNode, value, implicit)
             got = fast.resolve(yaml.ScalarNode, value, implicit)
             assert got == (
-                want if want not in _STR_TAGS or want.endswith(":null") else "tag:yaml.org,2002:str"
+                want if want not in STR_TAGS or want.endswith(":null") else "tag:yaml.org,2002:str"
             )
     for kind in (yaml.SequenceNode, yaml.MappingNode):
         assert fast.resolve(kind, None, (True, False)) == full.resolve(kind, None, (True, False))

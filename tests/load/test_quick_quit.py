@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from tui import __version__
-from tui.load.cache import ParseCache, stamp
+from tui.load.cache import ParseCache
+from tui.load.cache_format import stamp
 from tui.load.discover import discover
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -365,7 +365,8 @@ async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder:
 async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder: Path, monkeypatch) -> None:
     """A save writes the whole cache (~22 MB at 10,000 reviews): files edited one
     after another are saved once, when they have stopped changing for a while."""
-    from tui.load.cache import ParseCache, stamp
+    from tui.load.cache import ParseCache
+    from tui.load.cache_format import stamp
 
     saves: list[float] = []
     save = ParseCache.save

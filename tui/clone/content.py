@@ -8,15 +8,37 @@ colour (the view colours them), external diff programs or textconv filters.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from tui.clone import git
 from tui.clone.find import Clone
-from tui.clone.resolve import blobs
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 _SHA = re.compile(r"^[0-9a-f]{7,64}$")
 _DIFF_OPTIONS = ["-p", "-M", "--root", "--no-commit-id", "--no-color", "--no-ext-diff", "--no-textconv"]
+
+
+def blobs(clone: Clone, commit: str, paths: Sequence[str]) -> dict[str, str]:
+    """The text of `paths` at `commit`, in one `git cat-file --batch`."""
+    if not paths:
+        return {}
+    request = "".join(f"{commit}:{path}\n" for path in paths if "\n" not in path).encode()
+    out = git.run(clone.root, ["cat-file", "--batch"], input=request)
+    texts: dict[str, str] = {}
+    pos = 0
+    for path in paths:
+        end = out.find(b"\n", pos)
+        if end < 0:
+            break
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "missing", or not a file
+        size = int(header[2])
+        texts[path] = git.text(out[pos : pos + size])
+        pos += size + 1
+    return texts
 
 
 class RefusedPath(Exception):

@@ -11,6 +11,9 @@ first, then the files the other refs of the same item (then of the review)
 resolved to, then paths that are neither tests nor docs. What is still
 ambiguous keeps its candidates for a picker.
 
+Finding definitions in `git grep`'s output, and which of them a ref names, is
+`tui.clone.definitions`; here git is run and the candidates settled.
+
 Nothing outside the clone is ever a result: paths are taken from git's own
 listing (so `../x` or `/etc/passwd` find nothing) and a tracked symlink that
 leads out of the clone is refused.
@@ -20,12 +23,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tui.clone import git
+from tui.clone.definitions import Definition, FileLines, grep_patterns, parse_grep, symbol_definitions
 from tui.clone.find import Clone
 from tui.clone.prs import PrCommits
 from tui.core import refs as kinds
@@ -107,93 +110,6 @@ def unresolved(review: Review, note: str | None) -> ReviewRefs:
     for use in kinds.review_refs(review):
         result.resolutions.append(Resolution(use, NO_CLONE if use.ref.is_ref else NOT_A_REF))
     return result
-
-
-# -- definitions -------------------------------------------------------------
-
-_DEF_LINE = re.compile(r"^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_][A-Za-z0-9_]*)")
-_ASSIGN_LINE = re.compile(r"^(\s*)(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]*)?=(?!=)")
-
-
-class Definition(NamedTuple):
-    path: str
-    line: int
-    kind: str  # def, class, assign
-    indent: int
-
-
-def _grep_patterns(names: Sequence[str], perl: bool) -> list[str]:
-    """Patterns for the lines that may define `names` (identifiers only).
-
-    With PCRE, the definitions themselves; without (a git built without it),
-    the names as whole words, the lines then sorted out by `_parse_grep`:
-    glibc's extended expressions with this alternation are many times slower
-    than either (bench/README.md).
-    """
-    alternation = "|".join(re.escape(name) for name in names)
-    if perl:
-        return [
-            rf"^\s*(?:async\s+)?(?:def|class)\s+(?:{alternation})\b",
-            rf"^\s*(?:self\.)?(?:{alternation})\s*(?::[^=]*)?=(?!=)",
-        ]
-    return list(names)
-
-
-def _parse_grep(output: bytes, names: set[str], strip_prefix: str = "") -> dict[str, list[Definition]]:
-    """`git grep --null -n` lines as definitions by name."""
-    found: dict[str, list[Definition]] = {}
-    for raw in output.split(b"\n"):
-        if not raw:
-            continue
-        parts = raw.split(b"\0", 2)
-        if len(parts) != 3:
-            continue
-        path = git.text(parts[0]).removeprefix(strip_prefix)
-        try:
-            line = int(parts[1])
-        except ValueError:
-            continue
-        content = git.text(parts[2])
-        if (match := _DEF_LINE.match(content)) and match.group(3) in names:
-            definition = Definition(path, line, match.group(2), len(match.group(1).expandtabs()))
-            found.setdefault(match.group(3), []).append(definition)
-        elif (
-            (match := _ASSIGN_LINE.match(content))
-            and match.group(2) in names
-            and not content.rstrip().endswith(",")  # a keyword argument or a parameter's default
-        ):
-            definition = Definition(path, line, "assign", len(match.group(1).expandtabs()))
-            found.setdefault(match.group(2), []).append(definition)
-    return found
-
-
-def _owner_at(lines: Sequence[str], line: int) -> str | None:
-    """The class a definition at `line` (1-based) is a member of: the nearest
-    `class` above it at a smaller indent, through the `def` an `self.x =` is in."""
-    if not 0 < line <= len(lines):
-        return None
-    text = lines[line - 1]
-    indent = len(text) - len(text.lstrip())
-    if indent == 0:
-        return None
-    for previous in reversed(lines[: line - 1]):
-        stripped = previous.lstrip()
-        if not stripped or stripped.startswith(("#", "@", ")", "]", '"', "'")):
-            continue
-        depth = len(previous) - len(stripped)
-        if depth >= indent:
-            continue
-        match = _DEF_LINE.match(previous)
-        if match is None:
-            if depth == 0:
-                return None
-            continue  # a line of a wrapped expression or statement
-        if match.group(2) == "class":
-            return match.group(3)
-        indent = depth  # a def: look for the class around it
-        if depth == 0:
-            return None
-    return None
 
 
 # -- the resolver ------------------------------------------------------------
@@ -280,7 +196,7 @@ class Resolver:
                         changed.add(change.old_path)
         refs = {use.ref.text: use.ref for use in uses if use.ref.is_ref}
         definitions = self._definitions(refs.values(), None, ())
-        lines = _FileLines(self.clone)
+        lines = FileLines(self.clone)
         raw: dict[str, list[Candidate]] = {}
         for text, ref in refs.items():
             raw[text] = self._candidates(ref, files, definitions, None, lines)[:MAX_CANDIDATES]
@@ -323,7 +239,7 @@ class Resolver:
         out = None
         if self._perl:
             args = ["grep", "-n", "-I", "--null", "-P", "--full-name", "--no-color"]
-            for pattern in _grep_patterns(names, perl=True):
+            for pattern in grep_patterns(names, perl=True):
                 args += ["-e", pattern]
             try:
                 out = git.run(self.clone.root, [*args, *where], ok=(0, 1))
@@ -331,10 +247,10 @@ class Resolver:
                 self._perl = False  # no PCRE in this git: whole words from now on
         if out is None:
             args = ["grep", "-n", "-I", "--null", "-F", "-w", "--full-name", "--no-color"]
-            for pattern in _grep_patterns(names, perl=False):
+            for pattern in grep_patterns(names, perl=False):
                 args += ["-e", pattern]
             out = git.run(self.clone.root, [*args, *where], ok=(0, 1))
-        return _parse_grep(out, set(names), strip_prefix=f"{commit}:" if commit else "")
+        return parse_grep(out, set(names), strip_prefix=f"{commit}:" if commit else "")
 
     def _candidates(
         self,
@@ -342,7 +258,7 @@ class Resolver:
         files: Iterable[str],
         definitions: dict[str, list[Definition]],
         commit: str | None,
-        lines_of: _FileLines,
+        lines_of: FileLines,
     ) -> list[Candidate]:
         file_set = files if isinstance(files, set | frozenset) else set(files)
         if commit is None:
@@ -396,81 +312,12 @@ class Resolver:
         ref: Ref,
         definitions: dict[str, list[Definition]],
         commit: str | None,
-        lines_of: _FileLines,
+        lines_of: FileLines,
     ) -> list[Candidate]:
-        assert ref.name is not None
-        found = definitions.get(ref.name, [])
-        if ref.owner is not None:
-            classes = {d.path for d in definitions.get(ref.owner, []) if d.kind == "class"}
-            members = [
-                d
-                for d in found
-                if d.path in classes and _owner_at(lines_of.get(d.path, commit), d.line) == ref.owner
-            ]
-            if not members:  # inherited, or set somewhere we cannot see: the class itself
-                members = [d for d in definitions.get(ref.owner, []) if d.kind == "class"]
-            found = members
-        # A def or class outranks an assignment; a module-level assignment a nested one.
-        for better in (
-            lambda d: d.kind in ("def", "class"),
-            lambda d: d.kind == "assign" and d.indent == 0,
-        ):
-            best = [d for d in found if better(d)]
-            if best:
-                found = best
-                break
-        return [Candidate(d.path, d.line, d.kind, commit) for d in sorted(found)]
-
-
-class _FileLines:
-    """Files' lines, read once each: from the work tree, or from a commit
-    (`prefetch` reads all the files a review needs with one `git cat-file --batch`)."""
-
-    def __init__(self, clone: Clone) -> None:
-        self.clone = clone
-        self._lines: dict[tuple[str | None, str], list[str]] = {}
-
-    def prefetch(self, commit: str, paths: Sequence[str]) -> None:
-        for path, text in blobs(self.clone, commit, paths).items():
-            self._lines[(commit, path)] = text.splitlines()
-
-    def get(self, path: str, commit: str | None) -> list[str]:
-        key = (commit, path)
-        if key not in self._lines:
-            text = ""
-            if commit is None:
-                target = self.clone.root / path
-                if self.clone.contains(target):
-                    try:
-                        text = target.read_text(encoding="utf-8", errors="replace")
-                    except OSError:
-                        text = ""
-            else:
-                text = blobs(self.clone, commit, [path]).get(path, "")
-            self._lines[key] = text.splitlines()
-        return self._lines[key]
-
-
-def blobs(clone: Clone, commit: str, paths: Sequence[str]) -> dict[str, str]:
-    """The text of `paths` at `commit`, in one `git cat-file --batch`."""
-    if not paths:
-        return {}
-    request = "".join(f"{commit}:{path}\n" for path in paths if "\n" not in path).encode()
-    out = git.run(clone.root, ["cat-file", "--batch"], input=request)
-    texts: dict[str, str] = {}
-    pos = 0
-    for path in paths:
-        end = out.find(b"\n", pos)
-        if end < 0:
-            break
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            continue  # "missing", or not a file
-        size = int(header[2])
-        texts[path] = git.text(out[pos : pos + size])
-        pos += size + 1
-    return texts
+        return [
+            Candidate(d.path, d.line, d.kind, commit)
+            for d in symbol_definitions(ref, definitions, commit, lines_of)
+        ]
 
 
 # -- settling ----------------------------------------------------------------

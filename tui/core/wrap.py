@@ -1,319 +1,49 @@
-"""Line breaking for mixed Chinese and Latin text, measured in terminal cells.
+"""Line filling: styled runs into lines no wider than a width, in terminal cells.
 
-Rich and Textual break lines at spaces only, so a run of Chinese is one long
-"word" that is either pushed whole to the next line or cut at an arbitrary cell.
-Here the basics of UAX #14 with the Chinese rules of W3C clreq on top:
+Lays out the atoms `tui.core.breaks` cuts the text into, where its rules (the
+module's docstring lists them, with where they depart from ICU) allow a break,
+and cuts a word longer than the line. Also the width of a line and the
+truncation of one-line text, measured the same way.
 
-- a break is allowed between any two wide (CJK) characters, and between a wide
-  character and a Latin word, number, path or code span;
-- a run of narrow characters (a Latin word, number, path, identifier, "20+",
-  "enforce-eager") is never broken unless it is longer than the line; then it
-  is cut at a space (in a code span), after `/` or `::`, then after `.`, `_`,
-  `-`, `=` or `,`, and only then at the width; it starts a fresh line when
-  that gives it a better kind of cut than the room left on this one;
-- closing punctuation (，。、；：？！）」』”’… and the like) never starts a line and
-  opening punctuation (（「『“‘ and the like) never ends one, even across spaces:
-  the character or word before is pushed down with it (clreq's "push out": a
-  terminal cannot hang or squeeze punctuation), and no line starts with a space;
-- a slash that separates words (`CNN / RNN`, `推理/部署`) stays with what it
-  follows, as closing punctuation does;
-- an ASCII quote stays with what it quotes: a lone one is opening after a space
-  or an opening mark, closing before a space or a closing mark, and between
-  two ideographs whichever the quotes before it in the paragraph make it;
-- "——" is never split; a break is allowed before and after it;
-- grapheme clusters stay whole: combining marks, emoji ZWJ sequences, emoji
-  with VS16 and flags (regional indicator pairs);
-- widths are terminal cells as Rich's `cell_len` counts them, so a wide
-  character that does not fit in the last cell goes to the next line.
-
-Where this differs from ICU's line breaker (UAX #14 with its Chinese
-tailoring, what browsers use), on purpose; tests/test_typesetting.py shows each,
-and tests/test_typesetting_corpus.py checks on 1,169 real paragraphs that every
-break ICU would not make is one of these:
-
-- a line may break before an option or a negative number (`--freeze_vit`,
-  `-100`) and before an absolute path (`/path/to`), which then start the next
-  line whole; UAX #14 breaks after their first character instead;
-- paths, URLs and hyphenated names (`vllm/models/x.py`, `https://…`,
-  `enforce-eager`) are never broken when they fit on a line; UAX #14 breaks
-  after every `/` and `-`;
-- a line may break before an opening and after a closing ASCII quote
-  (`转换成'system'的`); UAX #14 breaks on neither side of one;
-- a line may break between a number with its sign and Chinese (`400+` / `模型`),
-  which UAX #14 glues;
-- a word longer than the line is cut (see above); UAX #14 lets it overflow.
-
-The breaker is greedy: a line takes everything that fits. Runs in and out are
+The filler is greedy: a line takes everything that fits. Runs in and out are
 `(text, style)` pairs where `style` is any hashable tag chosen by the caller; a
 style listed in `keep_whole` marks runs (code spans) that are one unit when they
 fit on a line: neither their spaces nor the Chinese in them are break points;
 one longer than the line is cut at those first. Styles travel with the
 characters, so a code span keeps its style across a break. `uniseg` (a full
-UAX #14 in Python) was measured against this: hundreds of times slower, and its
-rules would need the same tailoring (bench/wrap_bench.py has the numbers; tests/core/test_typesetting.py the rules).
+UAX #14 in Python) is not used: far slower, and its rules would need the same
+tailoring (bench/README.md, "Measurements behind the code's choices").
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 
-from rich.cells import cell_len, get_character_cell_size
+from rich.cells import cell_len
+
+from tui.core.breaks import (
+    AL,
+    BREAK,
+    CLN,
+    COMPLEX,
+    NO_END,
+    NO_START,
+    NONE,
+    OPN,
+    QU,
+    SOFT_BREAK_AFTER,
+    SP,
+    SPACES,
+    TOKENS,
+    atoms,
+    cell_info,
+    glue,
+    grapheme_clusters,
+    quote_class,
+)
 
 Run = tuple[str, Hashable]
 Line = list[Run]
-
-# Characters that must not begin a line (clreq "line-start prohibited", UAX #14 CL/CP/EX/IS/NS).
-NO_START = frozenset(
-    "，。、；：？！）」』”’》〉】〕〗〙〛｝］｠…‥⋯・·ー～〜％‰℃"
-    ",.;:?!)]}%"
-    "｡｣､"
-    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々〻ゝゞヽヾ"
-)
-# Characters that must not end a line (UAX #14 OP, opening quotation marks).
-NO_END = frozenset("（「『“‘《〈【〔〖〘〚｛［｟([{｢")
-# "——" is never split, but a line may break before or after it (UAX #14 B2).
-DASHES = frozenset("—―")
-# Where a too-long path or identifier may be broken before it is cut (after the
-# character; after `::` too, as after `/`).
-SOFT_BREAK_AFTER = frozenset("/._-=,")
-# Spaces as the text has them, and as they are inside a code span.
-_SPACES = " \u00a0"
-
-# Character classes. Order matters: everything above _ZW is part of a word ("unit").
-# _SL, a slash, is read as _AL or _CLN by what follows it (see `_atoms`), and _QU,
-# a lone ASCII quote, as opening or closing by what stands around it (`_quote_class`).
-_NONE, _SP, _NL, _ZW, _AL, _ID, _OPN, _OPW, _CLN, _CLW, _B2, _GL, _SL, _QU = range(14)
-_CLOSING = (_CLN, _CLW)
-_OPENING = (_OPN, _OPW)
-# Classes that allow a break on their side: wide characters and dashes.
-_BREAKY = (_ID, _OPW, _CLW, _B2)
-
-
-def _may_break(before: int, after: int) -> bool:
-    """May a line break between two adjacent (unspaced) clusters of these classes?"""
-    if after in _CLOSING or after == _SL or before in _OPENING or _GL in (before, after):
-        return False
-    if before == after == _B2:
-        return False
-    return before in _BREAKY or after in _BREAKY
-
-
-# _BREAK[before][after], for the classes of two clusters with no space between them.
-_BREAK = [[_may_break(b, a) for a in range(14)] for b in range(14)]
-
-# Text with any of these needs grapheme clusters built first; other text is read
-# character by character (combining marks are handled there too).
-_COMPLEX = re.compile("[\u200d\ufe0f\U0001f1e6-\U0001f1ff]")
-_RI = re.compile("[\U0001f1e6-\U0001f1ff]")
-
-# Runs of printable ASCII are read whole: nothing breaks inside them.
-_TOKENS = re.compile(r"[!-~]{2,}|.", re.DOTALL)
-
-_INFO: dict[str, tuple[int, int, int]] = {}
-
-
-def _info(cluster: str) -> tuple[int, int, int]:
-    """(cell width, class of the first character, class of the last) of a
-    grapheme cluster or a run of printable ASCII, cached."""
-    info = _INFO.get(cluster)
-    if info is not None:
-        return info
-    if len(cluster) > 1 and cluster.isascii():
-        # A quote that opens or closes a Latin word (`'auto'`) breaks as the word does.
-        first, last = _info(cluster[0])[1], _info(cluster[-1])[2]
-        info = (len(cluster), _AL if first == _QU else first, _AL if last == _QU else last)
-    elif len(cluster) == 1:
-        char = cluster
-        if char in " \t":
-            width, kind = 1, _SP
-        elif char == "\n":
-            width, kind = 0, _NL
-        else:
-            width = get_character_cell_size(char)
-            if char == "\u00a0":
-                kind = _GL
-            elif width == 0:
-                kind = _ZW
-            elif char in NO_START:
-                kind = _CLW if width > 1 else _CLN
-            elif char in NO_END:
-                kind = _OPW if width > 1 else _OPN
-            elif char in DASHES:
-                kind = _B2
-            elif char == "/":
-                info = (1, _SL, _AL)  # after a slash, a line breaks as after a letter
-                _INFO[char] = info
-                return info
-            elif char in "'\"":
-                kind = _QU
-            elif width > 1 or _RI.match(char):
-                kind = _ID
-            else:
-                kind = _AL
-        info = (width, kind, kind)
-    else:
-        width = cell_len(cluster)
-        kind = _info(cluster[0])[1]
-        if kind in (_ZW, _QU) or kind <= _NL:
-            kind = _AL
-        if _RI.match(cluster[0]) or (kind == _AL and width > 1):
-            kind = _ID  # emoji sequences and flags break like ideographs
-        info = (width, kind, _AL if kind == _SL else kind)
-    if len(cluster) == 1 or len(_INFO) < 20_000:  # words and clusters: a bounded number
-        _INFO[cluster] = info
-    return info
-
-
-def _quote_class(text: str, pos: int) -> int:
-    """How a lone ASCII quote at text[pos] breaks: as opening punctuation (it
-    stays with what follows) after a space or an opening mark, as closing (it
-    stays with what precedes) before a space or a closing mark, as a letter
-    next to a Latin word. Between two wide characters, the quotes of the
-    paragraph before it tell: an even number before it (apostrophes in words
-    not counted), and it opens."""
-    before = text[pos - 1] if pos else " "
-    after = text[pos + 1] if pos + 1 < len(text) else " "
-    if before in " \n\u00a0" or before in NO_END:
-        return _OPN
-    if after in " \n\u00a0" or after in NO_START:
-        return _CLN
-    if "!" <= before <= "~" or "!" <= after <= "~":
-        return _AL
-    quote = text[pos]
-    seen = 0
-    at = text.find(quote, text.rfind("\n", 0, pos) + 1, pos)
-    while at >= 0:
-        if not (
-            text[at - 1 : at].isascii()
-            and text[at - 1 : at].isalpha()
-            and text[at + 1].isascii()
-            and text[at + 1].isalpha()
-        ):
-            seen += 1
-        at = text.find(quote, at + 1, pos)
-    return _CLN if seen % 2 else _OPN
-
-
-def _clusters(text: str) -> list[str]:
-    """Grapheme clusters as Rich measures them: zero-width characters (combining
-    marks, VS16, skin tones) join the character before (a space too, but not a
-    line break), a ZWJ joins the characters on both sides, and regional
-    indicators pair up into flags."""
-    out: list[str] = []
-    join = False  # the last cluster ends with a ZWJ
-    flag = False  # the last cluster is a lone regional indicator
-    for char in text:
-        if out and join and char not in " \t\n":
-            out[-1] += char
-            join = flag = False
-            continue
-        if char == "\u200d" and out and out[-1][-1] != "\n":
-            out[-1] += char
-            join = True
-            continue
-        if char in " \t\n":
-            out.append(char)
-            flag = False
-            continue
-        if out and get_character_cell_size(char) == 0 and out[-1][-1] != "\n":
-            out[-1] += char  # even after a space, as Rich measures it
-            flag = False
-            continue
-        if flag and _RI.match(char):
-            out[-1] += char
-            flag = False
-            continue
-        out.append(char)
-        flag = _RI.match(char) is not None
-    return out
-
-
-def _atoms(units: Iterable[str], text: str) -> tuple[list[int], list[int], list[int]]:
-    """Cut the text (given as clusters, or as characters and runs of printable
-    ASCII, and whole) into atoms: words that may not be broken (kind _AL), runs
-    of spaces (_SP) and hard breaks (_NL).
-
-    Atoms cover the text without gaps; returns their start offsets, widths and kinds.
-    """
-    starts: list[int] = []
-    widths: list[int] = []
-    kinds: list[int] = []
-    last = _NONE  # class of the last cluster; _SP after spaces, _NONE at a paragraph start
-    before_space = _NONE  # class of the last cluster before those spaces
-    pos = 0
-    info_of = _INFO.get
-    may_break = _BREAK
-    for unit in units:
-        info = info_of(unit) or _info(unit)
-        width, kind, right = info
-        if kind == _SP:
-            if last in (_SP, _OPN, _OPW):
-                # More spaces, or spaces after opening punctuation (no break there).
-                widths[-1] += width
-            else:
-                starts.append(pos)
-                widths.append(width)
-                kinds.append(_SP)
-                before_space = last
-                last = _SP
-        elif kind == _NL:
-            starts.append(pos)
-            widths.append(0)
-            kinds.append(_NL)
-            last = _NONE
-        elif kind == _ZW and last > _ZW:
-            pass  # a combining mark stays with its base (and adds no width)
-        elif kind == _ZW and last == _SP:
-            # A mark after a space: Rich draws both in one cell, so the last
-            # space and the mark become a word.
-            if widths[-1] > 1:
-                widths[-1] -= 1
-                starts.append(pos - 1)
-                widths.append(1)
-                kinds.append(_AL)
-            else:
-                kinds[-1] = _AL
-            last = _AL
-        else:
-            if kind > _GL:
-                if kind == _SL:
-                    # Before a Latin word a slash starts a path or an option (`/usr`):
-                    # a line may break before it. Else it separates (`CNN / RNN`,
-                    # `推理/部署`) and stays with what it follows, as closing marks do.
-                    kind = _AL if "!" <= text[pos + 1 : pos + 2] <= "~" else _CLN
-                else:
-                    kind = right = _quote_class(text, pos)
-            elif kind == _ZW:
-                kind = right = _AL  # a mark starting a paragraph: a word of its own
-            if last > _ZW and not may_break[last][kind]:
-                widths[-1] += width
-            elif last == _SP and kind in _CLOSING and before_space > _ZW:
-                # Closing punctuation after spaces: glue word, spaces and mark.
-                starts.pop()
-                kinds.pop()
-                spaces = widths.pop()
-                widths[-1] += spaces + width
-            else:
-                starts.append(pos)
-                widths.append(width)
-                kinds.append(_AL)
-            last = right
-        pos += len(unit)
-    return starts, widths, kinds
-
-
-def _glue(starts: list[int], widths: list[int], kinds: list[int], glued: Collection[int]) -> None:
-    """Join each word that starts at an offset in `glued` (inside a code span) to
-    the word before it, in place."""
-    kept = 0
-    for index, start in enumerate(starts):
-        if kept and start in glued and kinds[index] == _AL and kinds[kept - 1] == _AL:
-            widths[kept - 1] += widths[index]
-            continue
-        starts[kept], widths[kept], kinds[kept] = start, widths[index], kinds[index]
-        kept += 1
-    del starts[kept:], widths[kept:], kinds[kept:]
 
 
 def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -> list[int]:
@@ -341,17 +71,17 @@ def _fold(text: str, source: str, start: int, end: int, width: int, room: int) -
     kinds: list[int] = []  # class of each cluster's first character
     rights: list[int] = []  # and of its last
     pos = start
-    for cluster in _clusters(text[start:end]):
-        size, kind, right = _info(cluster)
-        if kind == _QU:
-            kind = right = _quote_class(text, pos)
+    for cluster in grapheme_clusters(text[start:end]):
+        size, kind, right = cell_info(cluster)
+        if kind == QU:
+            kind = right = quote_class(text, pos)
         positions.append(pos)
         sizes.append(size)
         kinds.append(kind)
         rights.append(right)
         pos += len(cluster)
     positions.append(end)
-    kinds.append(_NONE)
+    kinds.append(NONE)
     clusters = (text, source, positions, sizes, kinds, rights)
     cuts: list[int] = []
     first = 0  # index of the first cluster of the current piece
@@ -406,12 +136,12 @@ def _soft_cut(clusters: _Clusters, first: int, stop: int, before: int, width: in
     space = slash = other = None
     pushed = None  # the last space that allows a cut, even early on the line
     filled = before
-    may_break = _BREAK
+    may_break = BREAK
     for index in range(first, stop):
         filled += sizes[index]
         at = positions[index + 1]
         char = text[at - 1]
-        spaced = char in _SPACES or may_break[rights[index]][kinds[index + 1]]
+        spaced = char in SPACES or may_break[rights[index]][kinds[index + 1]]
         if filled * 3 < width:
             if spaced and _may_cut(text, at):
                 pushed = index + 1
@@ -457,15 +187,15 @@ def _may_cut(text: str, at: int) -> bool:
     """May a word longer than the line be cut before text[at]? Not before a
     space (the line would start with it) or closing punctuation, nor after
     opening punctuation, even with spaces between (`VOLUME [ "/root"`); ASCII
-    quotes count as opening or closing as `_quote_class` reads them."""
+    quotes count as opening or closing as `quote_class` reads them."""
     char = text[at]
-    if char in NO_START or char in _SPACES or (char in "'\"" and _quote_class(text, at) == _CLN):
+    if char in NO_START or char in SPACES or (char in "'\"" and quote_class(text, at) == CLN):
         return False
     at -= 1
-    while at > 0 and text[at] in _SPACES:
+    while at > 0 and text[at] in SPACES:
         at -= 1
     char = text[at]
-    return char not in NO_END and not (char in "'\"" and _quote_class(text, at) == _OPN)
+    return char not in NO_END and not (char in "'\"" and quote_class(text, at) == OPN)
 
 
 def _keep_punctuation(text: str, positions: list[int], first: int, cut: int, may_be_empty: bool) -> int:
@@ -513,10 +243,10 @@ def wrap(runs: Sequence[Run], width: int, *, keep_whole: Collection[Hashable] = 
         work = "".join(parts)
     if "\n" not in work and cell_len(work) <= width:
         return _slice(runs, [(0, _rstrip(text, len(text)))])  # fits on one line
-    units = _clusters(work) if _COMPLEX.search(work) else _TOKENS.findall(work)
-    starts, widths, kinds = _atoms(units, work)
+    units = grapheme_clusters(work) if COMPLEX.search(work) else TOKENS.findall(work)
+    starts, widths, kinds = atoms(units, work)
     if glued:
-        _glue(starts, widths, kinds, glued)
+        glue(starts, widths, kinds, glued)
     return _slice(runs, _fill(work, text, starts, widths, kinds, width))
 
 
@@ -534,7 +264,7 @@ def _fill(
     for index in range(count):
         kind = kinds[index]
         size = widths[index]
-        if kind == _AL:
+        if kind == AL:
             soft = False
             if used + size <= width:
                 if line_start < 0:
@@ -564,7 +294,7 @@ def _fill(
             line_start = begin if line_start < 0 else line_start
             content_end = end
             used = cell_len(work[line_start:end])
-        elif kind == _SP:
+        elif kind == SP:
             if line_start < 0:
                 if not soft and size <= width:
                     line_start, used = starts[index], size  # indentation
@@ -637,8 +367,8 @@ def truncate(text: str, width: int, ellipsis: str = "…") -> str:
         return ""
     used = 0
     end = 0
-    for cluster in _clusters(text) if _COMPLEX.search(text) else text:
-        used += _info(cluster)[0]
+    for cluster in grapheme_clusters(text) if COMPLEX.search(text) else text:
+        used += cell_info(cluster)[0]
         if used > room:
             break
         end += len(cluster)

@@ -23,8 +23,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tui.core.model import FileUpdate, Library, Problem, Review
-from tui.load.cache import Journal, ParseCache, parse_files, stamp
+from tui.load.cache import ParseCache
+from tui.load.cache_format import stamp
 from tui.load.discover import discover
+from tui.load.journal import Journal, parse_files
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -274,7 +276,7 @@ async def parse_in_background(
 
     Many files go to `workers` child processes (`tui.load.workers`), so both
     cores parse; a few are parsed in a thread, which starts quicker. What is
-    parsed goes to the cache's journals as it is parsed (see `tui.load.cache`).
+    parsed goes to the cache's journals as it is parsed (see `tui.load.journal`).
     """
     batch: dict[Path, FileUpdate | None] = {}
     done = 0

@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tui.core.model import FileUpdate
-from tui.load.cache import ParseCache, Stamp, parse_files, stamp
+from tui.load.cache import ParseCache
+from tui.load.cache_format import Stamp, stamp
 from tui.load.discover import discover, plan_reload
+from tui.load.journal import parse_files
 
 RELOAD_CHUNK = 64
 """Files parsed per trip to a thread when applying a change; quitting waits for one chunk at most."""
@@ -28,7 +30,7 @@ async def read_changes(
 
     The parse cache keeps what was parsed (so the next start does not parse it
     again) under the file's stamp taken before parsing, as the start-up's
-    background load does (`cache.parse_files`): a file written again while it
+    background load does (`journal.parse_files`): a file written again while it
     was parsed is not cached as the newer version. Removed files are forgotten.
     """
     load, drop = plan_reload(changed, folders, files, known)

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tui.core.model import Review, review_key
-from tui.load.cache import ParseCache, decode_review, stamp
+from tui.load.cache import ParseCache
+from tui.load.cache_format import Source, decode_review, stamp
 from tui.load.discover import discover
 
 
@@ -30,7 +31,7 @@ class Row(NamedTuple):
     pr: int | None
     path: Path
     raw: tuple
-    source: object
+    source: Source | None
 
     def review(self) -> Review:
         """The whole review, its body read from the cache when first asked for."""

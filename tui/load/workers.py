@@ -2,9 +2,9 @@
 
 Reads tasks on stdin until it ends: an 8-byte length, then a marshalled list of
 file paths. Answers each with one frame on stdout: an 8-byte length, then the
-marshalled answer of `tui.load.cache.parse_files`. With a cache file, each
+marshalled answer of `tui.load.journal.parse_files`. With a cache file, each
 task's entries are first appended to a journal of the worker's own next to it
-(see `tui.load.cache`), and the answer says where their bodies are instead of
+(see `tui.load.journal`), and the answer says where their bodies are instead of
 holding them. Plain pipes and plain data: nothing of the parent (its threads,
 its terminal, its main module) is inherited, which multiprocessing's fork and
 spawn both get wrong inside a running Textual app.
@@ -21,7 +21,7 @@ def main(argv: list[str]) -> None:
     import gc
 
     gc.disable()  # a short-lived process building many objects: collections only cost time
-    from tui.load.cache import Journal, parse_files
+    from tui.load.journal import Journal, parse_files
 
     journal = Journal(Path(argv[0]), argv[1]) if len(argv) == 2 else None
     tasks, out = sys.stdin.buffer, sys.stdout.buffer
