@@ -23,6 +23,9 @@ from tui.output import guarded, out, warn
 if TYPE_CHECKING:
     from tui.clone.resolve import ReviewRefs
     from tui.core.model import Library
+    from tui.load.cache import ParseCache
+    from tui.status import Counts
+    from tui.store.config import Config
     from tui.store.state import ReadState
 
 
@@ -216,9 +219,8 @@ def _status(argv: Sequence[str]) -> int:
     i18n.choose(_language(args.lang))
 
     from tui import status
-    from tui.core.marks import changes, checked_items
+    from tui.core.marks import changes
     from tui.load.cache import ParseCache
-    from tui.load.library import load_library
     from tui.store import config, locations
 
     fmt = args.format if args.format is not None else words().status_line
@@ -233,19 +235,58 @@ def _status(argv: Sequence[str]) -> int:
         warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
         return 2
     cache = ParseCache(locations.cache_file(), version_key=__version__)
-    library = load_library(args.paths or locations.default_paths(), cache)
-    state = _read_state(args.state, library, settings.state)
-    counts = status.count(
-        library,
+    paths = args.paths or locations.default_paths()
+    state = _marks(args.state, settings.state)
+    state.load(move_aside=False)  # status only reads
+    for warning in state.warnings:
+        warn(warning)
+    rows = None
+    if not status.needs_bodies(settings.views, wanted):
+        # The lean path: the cache's index, no Review built, no body read but
+        # those of reviews read before (to tell if they changed since).
+        from tui.load.rows import cached_rows
+
+        rows = cached_rows(paths, cache)
+    if rows is not None:
+        state.adopt_title_marks(rows)
+        counts = status.count(
+            rows,
+            is_read=state.is_read,
+            updated=lambda row: state.touched(row.key) and changes(state, row.review()) is not None,
+            views=settings.views,
+            mute=settings.mute,
+            wanted_views=wanted,
+        )
+    else:
+        counts = _status_counts(paths, cache, state, settings, wanted)
+    out(status.render(fmt, counts) + "\n")
+    return 0
+
+
+def _status_counts(
+    paths: list[Path], cache: ParseCache, state: ReadState, settings: Config, wanted: frozenset[str]
+) -> Counts:
+    """`status` from the whole library: a file the cache cannot answer (parsed
+    here, and the cache saved), or a view that reads bodies."""
+    from tui import status
+    from tui.core.filters import has_unchecked
+    from tui.core.marks import changes, checked_items
+    from tui.core.search import SearchIndex
+    from tui.load.library import load_library
+
+    library = load_library(paths, cache)
+    state.adopt_title_marks(library.reviews)
+    index = SearchIndex()
+    return status.count(
+        library.reviews,
         is_read=state.is_read,
-        checked=lambda review: checked_items(state, review),
         updated=lambda review: changes(state, review) is not None,
         views=settings.views,
         mute=settings.mute,
         wanted_views=wanted,
+        has_unchecked=lambda review: has_unchecked(review, checked_items(state, review)),
+        matches=index.matches,
     )
-    out(status.render(fmt, counts) + "\n")
-    return 0
 
 
 STATE_HELP = "where read marks are kept: a file, or a folder shared between machines (ends in / or exists)"

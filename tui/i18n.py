@@ -93,6 +93,17 @@ class Words(NamedTuple):
     palette_tag: str
     palette_review_help: str
     palette_tag_help: str
+    palette_view: str
+    palette_view_help: str
+    palette_mute: str
+    palette_unmute: str
+    palette_mute_help: str
+    palette_unmute_help: str
+    muted_tag: str
+    unmuted_tag: str
+    no_view: str
+    repos_heading: str
+    notify_title: str
     system_commands: Mapping[str, tuple[str, str]]
     config: str
     config_unreadable: str
@@ -235,6 +246,17 @@ EN = Words(
     palette_tag="Tag",
     palette_review_help="Go to this review",
     palette_tag_help="Show the reviews with this tag: {unread} unread of {total}",
+    palette_view="View",
+    palette_view_help="Show the reviews of this saved view: {unread} unread of {total}",
+    palette_mute="Mute",
+    palette_unmute="Unmute",
+    palette_mute_help="Hide its reviews from All, Unread, views and counts until you quit",
+    palette_unmute_help="Show its reviews everywhere again",
+    muted_tag="Muted {tag}: its reviews are only under it now",
+    unmuted_tag="Unmuted {tag}",
+    no_view="No view {n}: views come from `views:` in the config",
+    repos_heading="Repos",
+    notify_title="notify",
     system_commands={},
     config="Config",
     config_unreadable="Cannot read {path}: {error}",
@@ -341,6 +363,15 @@ EN = Words(
         "tags.first": ("First", "First tag"),
         "tags.last": ("Last", "Last tag"),
         "tags.open": ("Open", "Go to the tag's reviews"),
+        "view.1": ("View 1", "Show the reviews of saved view 1 (views: in the config)"),
+        "view.2": ("View 2", "Show the reviews of saved view 2 (views: in the config)"),
+        "view.3": ("View 3", "Show the reviews of saved view 3 (views: in the config)"),
+        "view.4": ("View 4", "Show the reviews of saved view 4 (views: in the config)"),
+        "view.5": ("View 5", "Show the reviews of saved view 5 (views: in the config)"),
+        "view.6": ("View 6", "Show the reviews of saved view 6 (views: in the config)"),
+        "view.7": ("View 7", "Show the reviews of saved view 7 (views: in the config)"),
+        "view.8": ("View 8", "Show the reviews of saved view 8 (views: in the config)"),
+        "view.9": ("View 9", "Show the reviews of saved view 9 (views: in the config)"),
         "problems.close": ("Close", "Close the problems view"),
         "problems.down": ("Down", "Next problem"),
         "problems.up": ("Up", "Previous problem"),
@@ -451,6 +482,17 @@ ZH = Words(
     palette_tag="标签",
     palette_review_help="转到这篇评审",
     palette_tag_help="显示这个标签下的评审：未读 {unread} / 共 {total}",
+    palette_view="视图",
+    palette_view_help="显示这个视图的评审：未读 {unread} / 共 {total}",
+    palette_mute="屏蔽",
+    palette_unmute="取消屏蔽",
+    palette_mute_help="在退出前，把它的评审从全部、未读、视图和计数中隐藏",
+    palette_unmute_help="让它的评审重新到处显示",
+    muted_tag="已屏蔽 {tag}：它的评审现在只在它下面",
+    unmuted_tag="已取消屏蔽 {tag}",
+    no_view="没有第 {n} 个视图：视图来自配置里的 `views:`",
+    repos_heading="仓库",
+    notify_title="通知",
     system_commands={
         "Theme": ("主题", "更换配色主题"),
         "Quit": ("退出", "立即退出程序"),
@@ -564,6 +606,15 @@ ZH = Words(
         "tags.first": ("第一个", "第一个标签"),
         "tags.last": ("最后一个", "最后一个标签"),
         "tags.open": ("打开", "查看该标签的评审"),
+        "view.1": ("视图 1", "显示第 1 个保存的视图（配置里的 views:）"),
+        "view.2": ("视图 2", "显示第 2 个保存的视图（配置里的 views:）"),
+        "view.3": ("视图 3", "显示第 3 个保存的视图（配置里的 views:）"),
+        "view.4": ("视图 4", "显示第 4 个保存的视图（配置里的 views:）"),
+        "view.5": ("视图 5", "显示第 5 个保存的视图（配置里的 views:）"),
+        "view.6": ("视图 6", "显示第 6 个保存的视图（配置里的 views:）"),
+        "view.7": ("视图 7", "显示第 7 个保存的视图（配置里的 views:）"),
+        "view.8": ("视图 8", "显示第 8 个保存的视图（配置里的 views:）"),
+        "view.9": ("视图 9", "显示第 9 个保存的视图（配置里的 views:）"),
         "problems.close": ("关闭", "关闭问题列表"),
         "problems.down": ("下移", "下一个问题"),
         "problems.up": ("上移", "上一个问题"),

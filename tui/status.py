@@ -13,13 +13,10 @@ A format is not Python's `str.format`: only these fields are filled in (`{{` and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tui.core.filters import has_unchecked
-from tui.core.model import Library, Review
-from tui.core.search import SearchIndex
-from tui.core.views import View, in_view, unmuted
+from tui.core.views import R, View, unmuted
 
 FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 NAMES = ("unread", "total", "updated", "deep")
@@ -38,39 +35,45 @@ class Counts:
     views: dict[str, int]
 
 
+def needs_bodies(views: Mapping[str, View], wanted: frozenset[str]) -> bool:
+    """Does counting the wanted views read review bodies (a search text) or
+    checklists (`unchecked`)? If not, the parse cache's index is enough."""
+    return any(view.search or view.unchecked for name, view in views.items() if name in wanted)
+
+
 def count(
-    library: Library,
+    reviews: Sequence[R],
     *,
     is_read: Callable[[str], bool],
-    checked: Callable[[Review], frozenset[str]],
-    updated: Callable[[Review], bool],
-    views: dict[str, View],
+    updated: Callable[[R], bool],
+    views: Mapping[str, View],
     mute: frozenset[str] = frozenset(),
     wanted_views: frozenset[str] = frozenset(),
+    has_unchecked: Callable[[R], bool] | None = None,
+    matches: Callable[[R, tuple[str, ...]], bool] | None = None,
 ) -> Counts:
     """The numbers a status line may show. Only the views in `wanted_views`
-    are counted: a view with a search text reads review bodies."""
-    reviews = unmuted(library.reviews, mute)
-    unread = [review for review in reviews if not is_read(review.key)]
-    index = SearchIndex()
-    view_counts = {
-        name: len(
-            in_view(
-                unread,
-                view,
-                mute=mute,
-                is_read=is_read,
-                has_unchecked=lambda review: has_unchecked(review, checked(review)),
-                index=index,
-            )
-        )
-        for name, view in views.items()
-        if name in wanted_views
-    }
+    are counted; `has_unchecked` and `matches` are needed only for views with
+    `unchecked` or a search text (`needs_bodies`)."""
+    shown = unmuted(reviews, mute)
+    unread = [review for review in shown if not is_read(review.key)]
+    view_counts: dict[str, int] = {}
+    for name, view in views.items():
+        if name not in wanted_views:
+            continue
+        query = view.terms
+        if (view.unchecked and has_unchecked is None) or (query and matches is None):
+            raise ValueError(f"view {name!r} reads review bodies")
+        listed = [review for review in unread if view.admits(review)]
+        if view.unchecked and has_unchecked is not None:
+            listed = [review for review in listed if has_unchecked(review)]
+        if query and matches is not None:
+            listed = [review for review in listed if matches(review, query)]
+        view_counts[name] = len(listed)
     return Counts(
         unread=len(unread),
-        total=len(reviews),
-        updated=sum(1 for review in reviews if updated(review)),
+        total=len(shown),
+        updated=sum(1 for review in shown if updated(review)),
         deep=sum(1 for review in unread if review.verdict == "deep"),
         views=view_counts,
     )

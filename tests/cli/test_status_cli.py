@@ -100,3 +100,25 @@ def test_a_warm_status_reads_no_yaml(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_warm_status_reads_only_the_cache_index(tmp_path: Path) -> None:
+    """No asyncio, no first-frame loader, no Review built for a count: the lean path."""
+    folder = digest(tmp_path)
+    assert status(str(folder)).returncode == 0  # fills the parse cache
+    probe = (
+        "import sys\n"
+        "from tui.cli import main\n"
+        f"code = main(['status', {str(folder)!r}])\n"
+        "print(sorted(m for m in sys.modules if m in ('asyncio', 'tui.load.first_frame', 'tui.load.library')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["4 unread · 0 updated", "[]"]

@@ -99,5 +99,7 @@ def test_the_readme_lists_every_binding_id() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
-    listed = set(re.findall(r"`([a-z][a-z.-]*)`", section.split("The ids:", 1)[1].split("The key panel")[0]))
+    listed = set(
+        re.findall(r"`([a-z][a-z0-9.-]*)`", section.split("The ids:", 1)[1].split("The key panel")[0])
+    )
     assert listed == PrDigestApp.binding_ids()

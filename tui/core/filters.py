@@ -1,32 +1,82 @@
-"""Filters that combine: tag, verdict, unread only, has unchecked items, search.
+"""Filters that combine: tag, verdict, unread only, has unchecked items, search,
+and what a saved view or a repo in the sidebar sets (tags any of, verdicts, repos).
 
 No Textual here. The app keeps the choices; `select` is one pass over the
 reviews under the tag, and `labels` says in words what is filtered, for the
-filter bar.
+filter bar. The sidebar's entries are keys: a real tag, All, Unread, or a view
+or a repo (`view_key`, `repo_key`), which list every review and narrow by the
+sets they put in the filters.
 """
 
 from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from typing import NamedTuple
 
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Review, verdict_rank
 from tui.core.search import SearchIndex, terms
+from tui.core.views import View
 from tui.i18n import words
+
+VIEW_PREFIX = "\x00view:"
+REPO_PREFIX = "\x00repo:"
+"""Sidebar keys of views and repos; the NUL keeps them apart from any real tag."""
+
+
+def view_key(name: str) -> str:
+    return VIEW_PREFIX + name
+
+
+def repo_key(repo: str) -> str:
+    return REPO_PREFIX + repo
+
+
+def is_real_tag(key: str) -> bool:
+    """A tag of the reviews (not All, Unread, a view or a repo): muted reviews stay listed under it."""
+    return not key.startswith("\x00")
+
 
 VERDICT_CYCLE: tuple[str | None, ...] = (None, *VERDICTS)
 """What `v` steps through: all verdicts, then each in reading-priority order."""
 
 
 class Filters(NamedTuple):
-    tag: str = ALL_TAG
+    tag: str = ALL_TAG  # the sidebar's key: a tag, All, Unread, a view or a repo
     verdict: str | None = None
     unread: bool = False
     unchecked: bool = False
     query: str = ""
+    tags: frozenset[str] = frozenset()  # any of; set by a view
+    verdicts: frozenset[str] = frozenset()  # set by a view
+    repos: frozenset[str] = frozenset()  # set by a view or a repo
+
+    @classmethod
+    def of_view(cls, view: View) -> Filters:
+        """What choosing a view sets: every filter it names, nothing else."""
+        return cls(
+            tag=view_key(view.name),
+            unread=view.unread,
+            unchecked=view.unchecked,
+            query=view.search,
+            tags=view.tags,
+            verdicts=view.verdicts,
+            repos=view.repos,
+        )
+
+    def choose(self, key: str, views: Mapping[str, View]) -> Filters:
+        """The filters after the sidebar's `key` is chosen. A view sets what it
+        names; a repo narrows to itself; leaving a view for another entry drops
+        what the view set (a view is where reading starts, not a layer that stays)."""
+        if key.startswith(VIEW_PREFIX):
+            view = views.get(key.removeprefix(VIEW_PREFIX))
+            return Filters.of_view(view) if view is not None else self
+        base = Filters() if self.tag.startswith(VIEW_PREFIX) else self._replace(repos=frozenset())
+        if key.startswith(REPO_PREFIX):
+            return base._replace(tag=key, repos=frozenset({key.removeprefix(REPO_PREFIX)}))
+        return base._replace(tag=key)
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -40,7 +90,12 @@ class Filters(NamedTuple):
     @property
     def narrowing(self) -> bool:
         """Anything besides the tag narrowing the list?"""
-        return bool(self.verdict or self.unread or self.unchecked or self.terms)
+        return bool(self.verdict or self.unread or self.unchecked or self.terms or self.sets)
+
+    @property
+    def sets(self) -> bool:
+        """Does a view's or a repo's tags, verdicts or repos narrow the list?"""
+        return bool(self.tags or self.verdicts or self.repos)
 
     def next_verdict(self) -> Filters:
         index = VERDICT_CYCLE.index(self.verdict) if self.verdict in VERDICT_CYCLE else 0
@@ -79,13 +134,15 @@ def select(
     unread = filters.unread or filters.tag == UNREAD_TAG
     verdict = filters.verdict
     query_terms = filters.terms
-    if not (unread or verdict or query_terms or filters.unchecked):
+    if not (unread or verdict or query_terms or filters.unchecked or filters.sets):
         return list(reviews)  # the tag alone: nothing to test per review
     out: Sequence[Review] = reviews
     if query_terms:
         out = index.select(out, query_terms)
     if verdict is not None:
         out = _one_verdict(out, verdict)
+    if filters.sets:
+        out = _in_sets(out, filters)
     if unread:
         if read_keys is not None:
             read = set(read_keys)
@@ -97,6 +154,18 @@ def select(
     if filters.unchecked:
         out = [review for review in out if review.key == keep or has_unchecked(review, checked(review))]
     return out if isinstance(out, list) and out is not reviews else list(out)
+
+
+def _in_sets(reviews: Sequence[Review], filters: Filters) -> list[Review]:
+    """What a view or a repo sets: any of its tags, one of its verdicts, one of its repos."""
+    tags, verdicts, repos = filters.tags, filters.verdicts, filters.repos
+    return [
+        review
+        for review in reviews
+        if (not verdicts or review.verdict in verdicts)
+        and (not repos or review.repo in repos)
+        and (not tags or not tags.isdisjoint(review.tags))
+    ]
 
 
 def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
@@ -130,14 +199,25 @@ def tag_label(tag: str) -> str:
         return words().all
     if tag == UNREAD_TAG:
         return words().unread
+    if tag.startswith(VIEW_PREFIX):
+        return f"◆ {tag.removeprefix(VIEW_PREFIX)}"
+    if tag.startswith(REPO_PREFIX):
+        return tag.removeprefix(REPO_PREFIX)
     return f"#{tag}"
 
 
 def labels(filters: Filters) -> list[str]:
-    """What is filtered, in words, in the order the filter bar shows it."""
+    """What is filtered, in words, in the order the filter bar shows it: a view's
+    name, then each filter it set, as if they had been chosen one by one."""
     out = []
     if filters.tag != ALL_TAG:
         out.append(tag_label(filters.tag))
+    if filters.tags:
+        out.append(" | ".join(f"#{tag}" for tag in sorted(filters.tags)))
+    if filters.verdicts:
+        out.append(" | ".join(words().verdict_words.get(v, v) for v in VERDICTS if v in filters.verdicts))
+    if filters.repos and not filters.tag.startswith(REPO_PREFIX):
+        out.append(" | ".join(sorted(filters.repos)))
     if filters.verdict:
         out.append(words().verdict_words.get(filters.verdict, filters.verdict))
     if filters.unread and filters.tag != UNREAD_TAG:

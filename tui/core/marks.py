@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges, compare
 from tui.core.clock import HybridClock, Stamp
-from tui.core.model import SECTIONS, Review, review_key
+from tui.core.model import SECTIONS, Listed, Review, review_key
 
 
 def stamp_json(at: Stamp) -> dict[str, object]:
@@ -157,7 +157,7 @@ class Marks:
     def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
         self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
 
-    def adopt_title_marks(self, reviews: Iterable[Review]) -> int:
+    def adopt_title_marks(self, reviews: Iterable[Listed]) -> int:
         """Marks made before a review had a `pr:` are under its `repo:title` key;
         a review that has gained one (key `repo#pr`) and has no marks of its own
         takes a copy of them. The old key's marks stay, for an older version

@@ -10,7 +10,7 @@ import marshal
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from tui.core.text import escaped, one_line
 
@@ -118,6 +118,25 @@ def review_key(repo: str, pr: int | None, title: str) -> str:
     if pr is not None:
         return f"{repo}#{pr}"
     return f"{repo}:{title}"
+
+
+class Listed(Protocol):
+    """What a review is without its body: what counting and muting read. A
+    `Review` is one; so is a row read from the parse cache's index alone
+    (`tui.load.rows`), which `status` counts without building reviews."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def repo(self) -> str: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def pr(self) -> int | None: ...
 
 
 class Review:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
-from tui.core.model import VERDICTS, Review
+from tui.core.model import VERDICTS, Listed, Review
 from tui.core.search import SearchIndex, terms
+
+R = TypeVar("R", bound=Listed)
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class View:
     unchecked: bool = False
     search: str = ""
 
-    def admits(self, review: Review) -> bool:
+    def admits(self, review: Listed) -> bool:
         """What the review is (tags, verdict, repo): the part no mark changes."""
         return (
             (not self.tags or not self.tags.isdisjoint(review.tags))
@@ -40,11 +43,11 @@ class View:
         return terms(self.search)
 
 
-def is_muted(review: Review, mute: frozenset[str]) -> bool:
+def is_muted(review: Listed, mute: frozenset[str]) -> bool:
     return bool(mute) and not mute.isdisjoint(review.tags)
 
 
-def unmuted(reviews: Iterable[Review], mute: frozenset[str]) -> list[Review]:
+def unmuted(reviews: Iterable[R], mute: frozenset[str]) -> list[R]:
     """`reviews` without those carrying a muted tag, in order."""
     if not mute:
         return list(reviews)

@@ -102,6 +102,18 @@ class ParseCache:
         self._fresh[name] = (current, update.reviews, problems)
         return update
 
+    def index_of(self, path: Path, current: Stamp | None) -> tuple[tuple, Source | None] | None:
+        """`path`'s reviews as the index holds them, undecoded (each a tuple:
+        title, repo, verdict, tags, line, column, pr, ...), and where their
+        bodies are (for `cache_format.decode_review`); None unless size and
+        mtime still match. For readers that only count (`tui.load.rows`): no
+        `Review` is built."""
+        entry = self._raw.get(str(path))
+        if entry is None or current is None or entry[0] != current:
+            return None
+        reviews = entry[1]
+        return (reviews, entry[3]) if isinstance(reviews, tuple) else None
+
     def store(self, answer: list | tuple) -> dict[Path, FileUpdate | None]:
         """Keep entries made by `parse_files` (here, in a thread or in another
         process), each under the stamp its file had before it was parsed, and

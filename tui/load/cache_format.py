@@ -310,6 +310,11 @@ def _one_block(reviews: list[Review]) -> tuple[bytes, list[tuple[int, int]]] | N
     return (zlib.compress(b"".join(blobs), LEVEL) if blobs else b""), starts
 
 
+def decode_review(path: Path, raw: tuple, source: Source | None) -> Review:
+    """One review of `ParseCache.index_of`'s answer, its body where the cache has it."""
+    return _decode(path, raw, source)
+
+
 def decode_entry(path: Path, reviews: tuple, problems: tuple, source: Source | None = None) -> FileUpdate:
     return FileUpdate(
         [_decode(path, raw, source) for raw in reviews],

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -294,6 +293,8 @@ def _find_program(name: str) -> Path | None:
     """A name with a slash is a path (`~` expanded); a bare name is looked up on PATH."""
     if "/" in name:
         return Path(name).expanduser().absolute()
+    import shutil  # only for a `notify:` program: `status` reads this file on every call
+
     found = shutil.which(name)
     return Path(found).absolute() if found else None
 

@@ -26,9 +26,10 @@ from tui.load.cache import ParseCache
 from tui.load.first_frame import FirstPart
 from tui.store import uistate
 from tui.store.state import ReadState
-from tui.ui import presenting, signals
+from tui.ui import signals
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
+from tui.ui.news_feed import NewsFeed
 from tui.ui.reader import ReaderScreen
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
@@ -110,6 +111,7 @@ class PrDigestApp(App[None]):
         self.reader = ReaderScreen(state, self.key_for)
         cache = first.cache if first is not None else ParseCache(cache_path, version_key=__version__)
         self.loads = Loads(self, self.reader, paths, cache, first, watch=watch)
+        self.news = NewsFeed(self, self.reader)  # `notify:`, once the config names a program
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
@@ -133,9 +135,10 @@ class PrDigestApp(App[None]):
         would hold the load back."""
         self.loads.load_rest()
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         self.loads.stop()
         self.reader.saver.close()  # the last marks, with a bounded wait; `cli` tells what was not saved
+        await self.news.stop()  # a `notify:` program still running is ended
 
     def notify(self, message: str, *, title: str = "", **options: Any) -> None:
         """Every notification cleaned as entry text is: many quote a path or a name."""
@@ -171,6 +174,8 @@ class PrDigestApp(App[None]):
         loaded = config.load(self.config_path, binding_ids(owners), valid_key)
         for warning in loaded.warnings:
             self.notify(warning, title=words().config, severity="warning", timeout=12, markup=False)
+        self.reader.configure(loaded, self.config_path)  # views, mutes, read_on_open
+        self.news.configure(loaded.notify)
         for key, ids in keymap_clashes(owners, loaded.keymap):
             self._report_clash(key, ids)
         if loaded.keymap:
@@ -230,7 +235,7 @@ class PrDigestApp(App[None]):
     def palette_tags(self) -> list[PaletteTag]:
         from tui.ui.commands import palette_tags
 
-        return palette_tags(presenting.tag_counts(self.reader.library, self.reader.state))
+        return palette_tags(self.reader.sidebar_rows())
 
     def palette_actions(self) -> list[PaletteAction]:
         from tui.ui.commands import palette_actions

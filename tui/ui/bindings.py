@@ -109,6 +109,17 @@ KEYS: list[Binding] = [
     ),
     _binding("c", "copy", "Copy", "copy", "Copy the code ref under the cursor, or the PR URL", show=False),
     _binding("e", "edit", "Edit", "edit", "Open the review's entry file in $EDITOR", show=False),
+    *(
+        _binding(
+            str(n),
+            f"choose_view({n})",
+            f"View {n}",
+            f"view.{n}",
+            f"Show the reviews of saved view {n} (views: in the config)",
+            show=False,
+        )
+        for n in range(1, 10)
+    ),
     _binding(
         "ctrl+p",
         "command_palette",

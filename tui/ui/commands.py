@@ -21,7 +21,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
-from tui.core.filters import tag_label
+from tui.core.filters import VIEW_PREFIX, tag_label
 from tui.core.model import Review
 from tui.i18n import words
 from tui.ui.presenting import TagCount
@@ -56,8 +56,13 @@ class PaletteHost(Protocol):
 
 
 def palette_tags(counts: Iterable[TagCount]) -> list[PaletteTag]:
-    """The tag list's lines, as the palette names them."""
-    return [PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total) for c in counts]
+    """The tag list's lines, as the palette names them; views have their own
+    provider (`tui.ui.view_commands`)."""
+    return [
+        PaletteTag(c.tag, tag_label(c.tag), c.unread, c.total)
+        for c in counts
+        if not c.tag.startswith(VIEW_PREFIX)
+    ]
 
 
 def palette_actions(

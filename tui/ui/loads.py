@@ -104,6 +104,7 @@ class Loads:
         finally:
             runtime.loaded()  # `tui.cli.run` starts with the collector off
         self.save_cache()
+        reader.loaded()  # views naming unknown tags, and news for `notify:`
         # The search box, ready for a `/` (SearchBar.prepare); after the frame
         # that shows what was just loaded, as the watcher, whose first start
         # imports watchfiles and anyio, which would delay it.

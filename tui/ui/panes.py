@@ -11,15 +11,17 @@ from collections.abc import Callable
 
 from textual.reactive import reactive
 
-from tui.core.filters import Filters, labels, marks_narrow, select
+from tui.core.filters import REPO_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
 from tui.core.marks import changes, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
 from tui.core.search import SearchIndex
+from tui.core.views import View, unmuted
 from tui.i18n import words
 from tui.store.saver import StateSaver
 from tui.store.state import ReadState
 from tui.ui import presenting
 from tui.ui.screens.base import MainScreen
+from tui.ui.sidebar import SidebarCounts
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -47,6 +49,11 @@ class ReaderPanes(MainScreen):
         self.library = Library()
         self.search_index = SearchIndex()
         self.load_progress: tuple[int, int] | None = None  # files parsed, files to parse
+        # From the config (`ViewKeys.configure`); the mutes change from the palette too.
+        self.views: dict[str, View] = {}
+        self.mute: frozenset[str] = frozenset()
+        self.read_on_open: frozenset[str] = frozenset()
+        self.sidebar = SidebarCounts()
 
     # Typed accessors for the panes.
     @property
@@ -74,8 +81,11 @@ class ReaderPanes(MainScreen):
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor."""
+        tag = self.filters.tag
+        # Muted reviews are listed under their own tags only.
+        reviews = self.library.under(tag) if is_real_tag(tag) else unmuted(self.library.reviews, self.mute)
         return select(
-            self.library.under(self.filters.tag),
+            reviews,
             self.filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_keys(),
@@ -85,7 +95,18 @@ class ReaderPanes(MainScreen):
         )
 
     def _row(self, review: Review) -> presenting.ReviewRow:
-        return presenting.review_row(self.library, self.state, review)
+        return presenting.review_row(self.library, self.state, review, self.mute)
+
+    def sidebar_rows(self) -> list[presenting.TagCount]:
+        """All, Unread, the views, the tags and the repos, with their counts."""
+        return self.sidebar.rows(self.library, self.state, self.views, self.mute, self.search_index)
+
+    def _listed_in_sidebar(self, key: str) -> bool:
+        if key in (ALL_TAG, UNREAD_TAG) or key in self.library.tags:
+            return True
+        if key.startswith(REPO_PREFIX):
+            return len(self.library.repos) > 1 and key.removeprefix(REPO_PREFIX) in self.library.repos
+        return not is_real_tag(key)  # a view: the config's, there for the whole run
 
     def _refresh_all(self, fallback: int = 0, *, relist: bool = True) -> None:
         """Redraw from the model and the marks. A review or tag that is gone is
@@ -97,11 +118,10 @@ class ReaderPanes(MainScreen):
         if self.current_key not in self.library.by_key:
             self.set_reactive(ReaderPanes.current_key, None)
             relist = True
-        tag = self.filters.tag
-        if tag not in (ALL_TAG, UNREAD_TAG) and tag not in self.library.tags:
-            self.set_reactive(ReaderPanes.filters, self.filters._replace(tag=ALL_TAG))
+        if not self._listed_in_sidebar(self.filters.tag):
+            self.set_reactive(ReaderPanes.filters, self.filters.choose(ALL_TAG, self.views))
             relist = True
-        self.tag_list.show_counts(presenting.tag_counts(self.library, self.state), self.filters.tag)
+        self.tag_list.show_counts(self.sidebar_rows(), self.filters.tag)
         if relist:
             self._refresh_list(fallback)
         else:
@@ -140,10 +160,11 @@ class ReaderPanes(MainScreen):
         )
 
     def refresh_status(self) -> None:
+        counts = self.sidebar.all  # muted reviews are not counted: see tui.ui.sidebar
         self.query_one(StatusBar).show(
             self.library.repos,
-            len(self.library.reviews),
-            presenting.unread_count(self.library, self.state),
+            counts.total,
+            counts.unread,
             self.library.problem_count,
             self.load_progress,
         )

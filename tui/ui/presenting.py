@@ -11,16 +11,18 @@ from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges
 from tui.core.marks import Marks, changes, checked_items
-from tui.core.model import ALL_TAG, SECTIONS, UNREAD_TAG, Library, LibraryChanges, Review
+from tui.core.model import SECTIONS, Library, LibraryChanges, Review
 from tui.i18n import words
 
 
 class TagCount(NamedTuple):
     """A tag's line in the tag list (hashable: the list keeps drawn lines by it)."""
 
-    tag: str
+    tag: str  # the sidebar's key: a tag, All, Unread, a view or a repo (tui.core.filters)
     unread: int
     total: int
+    dim: bool = False  # a muted tag
+    heading: str = ""  # a section's heading, drawn above its first row
 
 
 class ReviewRow(NamedTuple):
@@ -32,27 +34,13 @@ class ReviewRow(NamedTuple):
     total: int
     updated: bool = False  # changed since the reader read it
     stale: bool = False  # its file is broken; this is the last good version
+    muted: bool = False  # it has a muted tag: listed (dimmed) only under its tags
+    repo: str = ""  # its repo, when the digest has several
 
 
-def tag_counts(library: Library, state: Marks) -> list[TagCount]:
-    """Unread/total per tag, from the read reviews only: marks are few, reviews many."""
-    read_per_tag: dict[str, int] = {}
-    read_all = 0
-    for key in state.read_keys():
-        review = library.by_key.get(key)
-        if review is None:
-            continue
-        read_all += 1
-        for tag in review.tags:
-            read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
-    total = len(library.reviews)
-    counts = [TagCount(ALL_TAG, total - read_all, total), TagCount(UNREAD_TAG, total - read_all, total)]
-    for tag, reviews in library.tags.items():
-        counts.append(TagCount(tag, len(reviews) - read_per_tag.get(tag, 0), len(reviews)))
-    return counts
-
-
-def review_row(library: Library, state: Marks, review: Review) -> ReviewRow:
+def review_row(
+    library: Library, state: Marks, review: Review, mute: frozenset[str] = frozenset()
+) -> ReviewRow:
     done_keys = checked_items(state, review)
     done = sum(1 for item in review.checklist if item.key in done_keys)
     return ReviewRow(
@@ -62,13 +50,9 @@ def review_row(library: Library, state: Marks, review: Review) -> ReviewRow:
         len(review.checklist),
         updated=changes(state, review) is not None,
         stale=library.is_stale(review),
+        muted=bool(mute) and not mute.isdisjoint(review.tags),
+        repo=review.repo if len(library.repos) > 1 else "",
     )
-
-
-def unread_count(library: Library, state: Marks) -> int:
-    """Reviews not read; marks kept for reviews no longer loaded do not count."""
-    read = sum(1 for key in state.read_keys() if key in library.by_key)
-    return len(library.reviews) - read
 
 
 def describe_reload(changes: LibraryChanges) -> str:

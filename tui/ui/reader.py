@@ -2,7 +2,8 @@
 filter, status, search and key bars; their messages and the keys that act on
 them. Its state and what the panes are given are in `tui.ui.panes`; the search
 keys in `tui.ui.search_keys`, the mark keys in `tui.ui.mark_keys`, refs and the
-code pane in `tui.ui.ref_keys`.
+code pane in `tui.ui.ref_keys`, the views, mutes and `read_on_open` in
+`tui.ui.view_keys`.
 
 Widgets post messages up to this screen; it answers by changing the marks (and
 saving them) and by pushing fresh data down. Nothing below it touches the disk.
@@ -29,11 +30,11 @@ from tui.core.model import FileUpdate
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
-from tui.ui.mark_keys import MarkKeys
 from tui.ui.marks_sync import MarksSync
 from tui.ui.panes import PANES
 from tui.ui.ref_keys import RefKeys
 from tui.ui.search_keys import SearchKeys
+from tui.ui.view_keys import ViewKeys
 from tui.ui.widgets.code_pane import CodePane
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.key_bar import KeyBar
@@ -47,8 +48,9 @@ NARROW = 72
 """Below this many columns one pane is shown at a time."""
 
 
-class ReaderScreen(SearchKeys, RefKeys, MarkKeys):
+class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
     BINDINGS = READER_BINDINGS  # see tui/ui/bindings.py
+    COMMANDS = ViewKeys.COMMANDS  # the views and the mutes in the palette
 
     # -- layout ------------------------------------------------------------------
 
@@ -101,7 +103,10 @@ class ReaderScreen(SearchKeys, RefKeys, MarkKeys):
         position = self.review_list.position_of(self.current_key)
         reloaded = self.library.apply(updates)
         self.search_index.retain(self.library.reviews)
+        self.sidebar.forget()  # a view's search reads bodies, which may have changed
         self._refresh_all(fallback=position)
+        if reloaded.added or reloaded.updated:
+            self.news_arrived([*reloaded.added, *reloaded.updated])
         if reloaded:
             self.notify(
                 presenting.describe_reload(reloaded),
@@ -126,10 +131,10 @@ class ReaderScreen(SearchKeys, RefKeys, MarkKeys):
     # -- messages up -------------------------------------------------------------
 
     def on_tag_list_chosen(self, message: TagList.Chosen) -> None:
-        self.filters = self.filters._replace(tag=message.tag)
+        self.filters = self.filters.choose(message.tag, self.views)
 
     def on_tag_list_opened(self, message: TagList.Opened) -> None:
-        self.filters = self.filters._replace(tag=message.tag)
+        self.filters = self.filters.choose(message.tag, self.views)
         self._focus_pane("reviews")
 
     def on_review_list_chosen(self, message: ReviewList.Chosen) -> None:
@@ -161,11 +166,6 @@ class ReaderScreen(SearchKeys, RefKeys, MarkKeys):
         self._go_to(key)
         if focus:
             self._focus_pane("review")
-
-    def jump_to_tag(self, tag: str) -> None:
-        self.filters = self.filters._replace(tag=tag)
-        self.tag_list.show_counts(presenting.tag_counts(self.library, self.state), tag)
-        self._focus_pane("reviews")
 
     def cycle_pane(self, step: int) -> None:
         index = PANES.index(self.pane) if self.pane in PANES else 1

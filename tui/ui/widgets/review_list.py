@@ -84,6 +84,8 @@ class ReviewList(CursorList):
         "review-list--mark",
         "review-list--title",
         "review-list--title-read",
+        "review-list--title-muted",
+        "review-list--repo",
         "review-list--meta",
         "review-list--done",
         "review-list--updated",
@@ -225,7 +227,7 @@ class ReviewList(CursorList):
         match, base = self.style_of("match"), self.style_of(None)
         first = _Parts(match, base)
         first.add("  " if row.read else "● ", self.style_of("mark"))
-        title_style = self.style_of("title-read" if row.read else "title")
+        title_style = self.style_of("title-muted" if row.muted else "title-read" if row.read else "title")
         runs, found = split_runs([(truncate(review.title, max(0, width - 2)), title_style)], self.terms)
         first.add_runs(runs)
         verdict = words().verdict_words.get(review.verdict, review.verdict)
@@ -239,6 +241,8 @@ class ReviewList(CursorList):
             second.add(f"  ✱ {words().updated}", self.style_of("updated"))
         if row.stale:
             second.add(f"  ⚠ {words().stale}", self.style_of("stale"))
+        if row.repo:  # the digest has several repos
+            second.add(f"  {truncate(row.repo, max(0, width - second.width - 2))}", self.style_of("repo"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
         drawn = (first.draw(width, base), second.draw(width, base))

@@ -51,6 +51,10 @@ def wrapped(
     return out
 
 
+HEADING = "heading"
+"""The style of a section's heading line, which the cursor never covers."""
+
+
 class TagList(CursorList):
     """Tags in a virtualised list; highlighting one selects it, enter opens it."""
 
@@ -59,6 +63,8 @@ class TagList(CursorList):
     COMPONENT_CLASSES = {
         "tag-list--label",
         "tag-list--label-unread",
+        "tag-list--label-dim",
+        "tag-list--heading",
         "tag-list--count",
         "tag-list--count-unread",
         "tag-list--cursor",
@@ -139,9 +145,17 @@ class TagList(CursorList):
         for index, count in enumerate(self.counts):
             tag_rows = self._rows.get((count, width))
             if tag_rows is None:
-                label = [(tag_label(count.tag), "label-unread" if count.unread else "label")]
-                figure = [(f"{count.unread:,}/{count.total:,}", "count-unread" if count.unread else "count")]
+                style = "label-dim" if count.dim else "label-unread" if count.unread else "label"
+                label = [(tag_label(count.tag), style)]
+                figure = [
+                    (
+                        f"{count.unread:,}/{count.total:,}",
+                        "count-unread" if count.unread and not count.dim else "count",
+                    )
+                ]
                 tag_rows = wrapped(label, width, 2, figure)
+                if count.heading:  # a section starts: its heading is drawn above its first row
+                    tag_rows = [[(truncate(count.heading, width), HEADING)], *tag_rows]
             rows[(count, width)] = tag_rows
             starts.append(len(lines))
             lines.extend((index, line) for line in tag_rows)
@@ -192,7 +206,7 @@ class TagList(CursorList):
         if row >= len(self._lines):
             return Strip.blank(width, base)
         index, runs = self._lines[row]
-        if index == self.highlighted:
+        if index == self.highlighted and runs[0][1] != HEADING:
             cursor = self.cursor_style("cursor" if self.has_focus else "cursor-blurred")
             segments = [Segment(text, cursor + self._on_cursor(style)) for text, style in runs]
             return Strip(segments).adjust_cell_length(width, cursor)

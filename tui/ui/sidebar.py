@@ -1,0 +1,117 @@
+"""The sidebar's rows with their counts: All, Unread, the saved views, the tags,
+and a Repos section when the digest has several repos. No Textual here.
+
+Muted reviews (a tag in `mute`) count nowhere but under a muted tag's own row,
+which is dimmed. What each view, tag and repo holds depends only on the library,
+the mutes and the search index, so it is worked out once per library and kept;
+a mark then costs a pass over the read keys, as the tag counts always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from tui.core.filters import has_unchecked, repo_key, view_key
+from tui.core.marks import Marks, checked_items
+from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
+from tui.core.search import SearchIndex
+from tui.core.views import View, in_view, is_muted
+from tui.i18n import words
+from tui.ui.presenting import TagCount
+
+
+class _Groups:
+    """What each row holds, for one library and one set of mutes."""
+
+    def __init__(
+        self, library: Library, views: Mapping[str, View], mute: frozenset[str], index: SearchIndex
+    ) -> None:
+        self.reviews = library.reviews  # a new list each time the library changes
+        self.mute = mute
+        self.unmuted = sum(1 for review in library.reviews if not is_muted(review, mute))
+        self.tag_totals = {
+            tag: len(reviews) if tag in mute else sum(1 for r in reviews if not is_muted(r, mute))
+            for tag, reviews in library.tags.items()
+        }
+        self.repo_totals: dict[str, int] = {}
+        if len(library.repos) > 1:
+            for review in library.reviews:
+                if not is_muted(review, mute):
+                    self.repo_totals[review.repo] = self.repo_totals.get(review.repo, 0) + 1
+        # A view's members ignore its `unread` (its count says how many of them are
+        # unread) and its `unchecked`, which marks change: that part is counted each time.
+        self.views: dict[str, list[Review]] = {
+            name: in_view(
+                library.reviews,
+                replace(view, unread=False, unchecked=False),
+                mute=mute,
+                is_read=lambda key: False,
+                has_unchecked=lambda review: True,
+                index=index,
+            )
+            for name, view in views.items()
+        }
+        self.view_keys = {name: {review.key for review in members} for name, members in self.views.items()}
+
+
+class SidebarCounts:
+    """The sidebar's rows; `rows` is asked after every mark and every change."""
+
+    def __init__(self) -> None:
+        self._groups: _Groups | None = None
+        self.all = TagCount(ALL_TAG, 0, 0)  # the last All row: the status bar's counts
+
+    def forget(self) -> None:
+        """The views or what they search changed: work the groups out again."""
+        self._groups = None
+
+    def rows(
+        self,
+        library: Library,
+        state: Marks,
+        views: Mapping[str, View],
+        mute: frozenset[str],
+        index: SearchIndex,
+    ) -> list[TagCount]:
+        groups = self._groups
+        if groups is None or groups.reviews is not library.reviews or groups.mute != mute:
+            groups = self._groups = _Groups(library, views, mute, index)
+        read = set()
+        read_all = 0
+        read_per_tag: dict[str, int] = {}
+        read_per_repo: dict[str, int] = {}
+        for key in state.read_keys():
+            review = library.by_key.get(key)
+            if review is None:
+                continue
+            read.add(key)
+            muted = is_muted(review, mute)
+            if not muted:
+                read_all += 1
+                read_per_repo[review.repo] = read_per_repo.get(review.repo, 0) + 1
+            for tag in review.tags:
+                if not muted or tag in mute:
+                    read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
+        total = groups.unmuted
+        self.all = TagCount(ALL_TAG, total - read_all, total)
+        out = [self.all, TagCount(UNREAD_TAG, total - read_all, total)]
+        for name, view in views.items():
+            keys = groups.view_keys.get(name, set())
+            if view.unchecked:
+                members = _unchecked(groups.views.get(name, []), state)
+                out.append(TagCount(view_key(name), sum(1 for k in members if k not in read), len(members)))
+            else:
+                out.append(TagCount(view_key(name), len(keys) - len(keys & read), len(keys)))
+        for tag, tag_total in groups.tag_totals.items():
+            out.append(TagCount(tag, tag_total - read_per_tag.get(tag, 0), tag_total, dim=tag in mute))
+        for n, (repo, repo_total) in enumerate(sorted(groups.repo_totals.items())):
+            heading = words().repos_heading if n == 0 else ""
+            out.append(
+                TagCount(repo_key(repo), repo_total - read_per_repo.get(repo, 0), repo_total, heading=heading)
+            )
+        return out
+
+
+def _unchecked(reviews: Sequence[Review], state: Marks) -> list[str]:
+    return [review.key for review in reviews if has_unchecked(review, checked_items(state, review))]
