@@ -10,13 +10,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from textual import constants, events
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.reactive import Initialize, Reactive
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES
 
 from tui import __version__, runtime
 from tui.core.model import Review
@@ -26,56 +25,23 @@ from tui.load.cache import ParseCache
 from tui.load.first_frame import FirstPart
 from tui.store import uistate
 from tui.store.state import ReadState
-from tui.ui import signals
+from tui.ui import palette, signals
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
 from tui.ui.reader import ReaderScreen
+from tui.ui.theme import remembered_theme
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
-    from textual.command import Provider
-
     from tui.ui.commands import PaletteAction, PaletteTag
 
 READER_ACTIONS = frozenset(binding.action for binding in READER_BINDINGS if isinstance(binding, Binding))
 
 
-# The palette's providers are imported when it first opens (Textual takes a
-# callable returning a provider class): start-up does not need them.
-def _reviews_provider() -> type[Provider]:
-    from tui.ui.commands import ReviewCommands
-
-    return ReviewCommands
-
-
-def _tags_provider() -> type[Provider]:
-    from tui.ui.commands import TagCommands
-
-    return TagCommands
-
-
-def _actions_provider() -> type[Provider]:
-    from tui.ui.commands import ActionCommands
-
-    return ActionCommands
-
-
-def _remembered_theme(ui_path: Path | None) -> tuple[str, str | None]:
-    """The theme to start with: the one chosen last time if Textual has it, else
-    Textual's default (TEXTUAL_THEME or textual-dark); and the name of a chosen
-    theme that is not available, to warn about."""
-    remembered = uistate.load(ui_path).get("theme")
-    if not remembered:
-        return constants.DEFAULT_THEME, None
-    if remembered in BUILTIN_THEMES:
-        return remembered, None
-    return constants.DEFAULT_THEME, remembered
-
-
 class PrDigestApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "prdigest-tui"
-    COMMANDS = App.COMMANDS | {_reviews_provider, _tags_provider, _actions_provider}
+    COMMANDS = App.COMMANDS | {palette.reviews_provider, palette.tags_provider, palette.actions_provider}
 
     BINDINGS = APP_BINDINGS  # the reader's screen has the others: see tui/ui/bindings.py
 
@@ -101,7 +67,7 @@ class PrDigestApp(App[None]):
         the command line before Textual was imported (see first_frame.plan_first_part);
         it brings the parse cache, so `cache_path` is then not read."""
         # Read before Textual's __init__, which builds the stylesheet's variables from the theme.
-        self._initial_theme, self._unknown_theme = _remembered_theme(ui_path)
+        self._initial_theme, self._unknown_theme = remembered_theme(ui_path)
         super().__init__()
         self.config_path = config_path
         self.ui_path = ui_path
