@@ -9,8 +9,7 @@ listed under their own tag, where the reader went looking for them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from tui.core.model import VERDICTS, Listed, Review
 from tui.core.search import SearchIndex, terms
@@ -18,9 +17,9 @@ from tui.core.search import SearchIndex, terms
 R = TypeVar("R", bound=Listed)
 
 
-@dataclass(frozen=True)
-class View:
-    """One entry of `views:`; an empty field does not narrow."""
+class View(NamedTuple):
+    """One entry of `views:`; an empty field does not narrow. (A NamedTuple,
+    not a dataclass: `status` imports this, and `dataclasses` costs it a few ms.)"""
 
     name: str
     tags: frozenset[str] = frozenset()

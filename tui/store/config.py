@@ -25,7 +25,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui.core.model import VERDICTS
@@ -39,19 +38,25 @@ VIEW_KEYS = ("tags", "verdict", "repos", "unread", "unchecked", "search")
 MAX_CONFIG_BYTES = 1024 * 1024
 
 
-@dataclass
 class Config:
-    keymap: dict[str, str] = field(default_factory=dict)
-    repos: dict[str, Path] = field(default_factory=dict)  # owner/name -> clone, `~` expanded
-    views: dict[str, View] = field(default_factory=dict)
-    mute: frozenset[str] = frozenset()
-    read_on_open: frozenset[str] = frozenset()
-    notify: tuple[str, ...] = ()
-    """The program and its arguments; the program as found (an absolute path)."""
-    state: str | None = None
-    """Where marks are kept, as written (`~` expanded, relative to the config's
-    folder); `locations.state_place` tells a file from a shared folder."""
-    warnings: list[str] = field(default_factory=list)
+    """What config.yaml says. (A plain class, not a dataclass: `status` reads
+    the config on every call, and importing `dataclasses` costs it a few ms.)"""
+
+    def __init__(self) -> None:
+        self.keymap: dict[str, str] = {}
+        self.repos: dict[str, Path] = {}  # owner/name -> clone, `~` expanded
+        self.views: dict[str, View] = {}
+        self.mute: frozenset[str] = frozenset()
+        self.read_on_open: frozenset[str] = frozenset()
+        self.notify: tuple[str, ...] = ()
+        """The program and its arguments; the program as found (an absolute path)."""
+        self.state: str | None = None
+        """Where marks are kept, as written (`~` expanded, relative to the config's
+        folder); `locations.state_place` tells a file from a shared folder."""
+        self.warnings: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"Config({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
 
 def _kind(value: object) -> str:

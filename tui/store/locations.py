@@ -5,16 +5,50 @@ One module so `--state`, XDG variables and packaging are decided in one place.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 APP_NAME = "prdigest-tui"
 
 
-def state_file() -> Path:
-    """The default state file; honours XDG_STATE_HOME through platformdirs."""
+def _user_dir(variable: str, default: str, kind: str) -> Path:
+    """platformdirs' `user_<kind>_path(APP_NAME)`, without importing it (~10 ms
+    of every `status` call) where its answer is plain: on Linux, not an
+    Android app, with the XDG variable an absolute path (or unset, and HOME
+    absolute), it is `$VARIABLE/prdigest-tui` or `~/<default>/prdigest-tui`.
+    Anything else (macOS, Windows, a relative HOME) asks platformdirs."""
+    if sys.platform == "linux" and not hasattr(sys, "getandroidapilevel"):
+        env = os.environ
+        if env.get("ANDROID_DATA") != "/data" or env.get("ANDROID_ROOT") != "/system":
+            base = env.get(variable, "")
+            if base.startswith("/"):
+                return Path(os.path.join(base, APP_NAME))
+            home = env.get("HOME")
+            if home is not None and home.startswith("/"):
+                return Path(os.path.join((home.rstrip("/") + "/" + default) or "/", APP_NAME))
     import platformdirs
 
-    return platformdirs.user_state_path(APP_NAME) / "state.json"
+    user_path: Callable[[str], Path] = getattr(platformdirs, f"user_{kind}_path")
+    return user_path(APP_NAME)
+
+
+def _state_dir() -> Path:
+    return _user_dir("XDG_STATE_HOME", ".local/state", "state")
+
+
+def _cache_dir() -> Path:
+    return _user_dir("XDG_CACHE_HOME", ".cache", "cache")
+
+
+def _config_dir() -> Path:
+    return _user_dir("XDG_CONFIG_HOME", ".config", "config")
+
+
+def state_file() -> Path:
+    """The default state file; honours XDG_STATE_HOME (platformdirs' rules)."""
+    return _state_dir() / "state.json"
 
 
 def state_place(raw: str | Path) -> tuple[Path, bool]:
@@ -37,39 +71,29 @@ def locks_dir() -> Path:
 
 def config_file() -> Path:
     """The user's config (`keymap:`); honours XDG_CONFIG_HOME. Read, never written."""
-    import platformdirs
-
-    return platformdirs.user_config_path(APP_NAME) / "config.yaml"
+    return _config_dir() / "config.yaml"
 
 
 def ui_file() -> Path:
     """Choices made in the UI (the theme), kept apart from the user's config
     so that file is never rewritten; honours XDG_STATE_HOME."""
-    import platformdirs
-
-    return platformdirs.user_state_path(APP_NAME) / "ui.json"
+    return _state_dir() / "ui.json"
 
 
 def cache_file() -> Path:
-    """The parse cache; honours XDG_CACHE_HOME through platformdirs."""
-    import platformdirs
-
-    return platformdirs.user_cache_path(APP_NAME) / "parse-cache.marshal"
+    """The parse cache; honours XDG_CACHE_HOME (platformdirs' rules)."""
+    return _cache_dir() / "parse-cache.marshal"
 
 
 def known_file() -> Path:
     """The review keys known at the last run (for `notify:`); in the cache folder."""
-    import platformdirs
-
-    return platformdirs.user_cache_path(APP_NAME) / "known-reviews.marshal"
+    return _cache_dir() / "known-reviews.marshal"
 
 
 def clone_cache_dir() -> Path:
     """What is learnt from the user's clones (PR -> commit, per HEAD); honours
     XDG_CACHE_HOME. Anything in it can be deleted."""
-    import platformdirs
-
-    return platformdirs.user_cache_path(APP_NAME) / "clones"
+    return _cache_dir() / "clones"
 
 
 def bundled_entries() -> Path:

@@ -10,7 +10,6 @@ a mark then costs a pass over the read keys, as the tag counts always did.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from tui.core.filters import has_unchecked, repo_key, view_key
 from tui.core.marks import Marks, checked_items
@@ -44,7 +43,7 @@ class _Groups:
         self.views: dict[str, list[Review]] = {
             name: in_view(
                 library.reviews,
-                replace(view, unread=False, unchecked=False),
+                view._replace(unread=False, unchecked=False),
                 mute=mute,
                 is_read=lambda key: False,
                 has_unchecked=lambda review: True,
