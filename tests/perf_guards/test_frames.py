@@ -14,6 +14,7 @@ from pathlib import Path
 from textual.app import App
 
 from tests.app_helpers import make_app, screen_text, settled
+from tui.core.model import NOTES
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -64,6 +65,16 @@ async def test_each_key_draws_its_whole_effect_in_one_frame(tmp_path: Path) -> N
 
         assert await press(pilot, frames, "space") == 1  # a check, its count, the row's count
         assert "1/" in screen_text(app)
+
+        # Onto a note (past the checklist) and checking it: one frame each too.
+        await pilot.press(*["j"] * (len(view.checklist) - 1))
+        await pilot.pause()
+        assert await press(pilot, frames, "j") == 1
+        assert view.cursor_item is not None and view.cursor_item.section in NOTES
+        assert await press(pilot, frames, "space") == 1
+        assert view.cursor_item.key in app.reader.state.checked(view.review.key)
+        await pilot.press("g")
+        await pilot.pause()
 
         assert await press(pilot, frames, "escape") == 1
         assert app.focused is listing

@@ -1,5 +1,5 @@
-"""Refs in the reader (Pilot): `enter` on an item opens its ref in the code pane
-at the right line, `e` the editor, `d` / `D` the PR's diff, `escape` back with
+"""Refs in the reader (Pilot): `enter` on an item or a note opens its ref in the
+code pane at the right line, `e` the editor, `d` / `D` the PR's diff, `escape` back with
 the review's place kept, the picker, `space` checking the step, no clone."""
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ entries:
       - text: Then `tune()` in the engine
       - text: Then `scheduler.py`, the one the PR added
       - text: 第四步：`不存在的符号` 与 `missing_thing`
+    actions:
+      - text: Run the tests once `tune()` is in
+      - text: Compare with `pkg/other.py`
+    caveats:
+      - text: Mind `Other.start`, not the engine's
   - title: Two schedulers
     tags: [sched]
     verdict: quick
@@ -138,6 +143,61 @@ async def test_enter_opens_the_items_ref_at_its_line_and_again_the_next(
         await pilot.press("enter")  # again: the item's next ref
         pane = await code_shown(app, pilot)
         assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/engine.py", HELPER)
+
+
+async def test_j_and_k_reach_the_notes_and_enter_opens_a_notes_ref(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        assert len(view.checklist) == 6
+        await pilot.press(*["j"] * 7)  # past the six checklist items: the second action
+        await pilot.pause()
+        assert view.cursor_place == ("actions", 1)
+        assert view.cursor_item is not None and view.cursor_item.text == "Compare with `pkg/other.py`"
+        start, _ = view._item_rows[view.cursor]
+        assert start - view.scroll_offset.y in range(view.scrollable_content_region.height)
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/other.py"
+        assert pane.file.absolute == str(clone.resolve() / "pkg/other.py")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is view and view.cursor_place == ("actions", 1)
+        await pilot.press("j")  # the caveat, the last stop
+        await pilot.pause()
+        assert view.cursor_place == ("caveats", 0)
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/other.py", 2)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("j")  # past the last: the text scrolls, the cursor stays
+        await pilot.pause()
+        assert view.cursor_place == ("caveats", 0)
+        await pilot.press("k", "k", "k")  # back over the notes to the last read-order step
+        await pilot.pause()
+        assert view.cursor_place == ("read_order", 3)
+
+
+async def test_space_on_a_note_checks_it_as_the_to_do_view_does(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        await pilot.press(*["j"] * 6, "space")  # the first action
+        await all_saved(app, pilot)
+        note = view.stops[6]
+        assert note.section == "actions" and view.cursor_place == ("actions", 0)
+        assert note.key in app.reader.state.checked(app.reader.current_key)
+        assert "✓ Run the tests once tune() is in" in screen_text(app)
+        assert "0/2" in screen_text(app)  # the checklist's count is the checklist's
+        await pilot.press("space")
+        await all_saved(app, pilot)
+        assert note.key not in app.reader.state.checked(app.reader.current_key)
+        assert "• Run the tests once tune() is in" in screen_text(app)
 
 
 async def test_a_definition_far_down_a_long_file_is_scrolled_to(

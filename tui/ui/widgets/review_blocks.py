@@ -27,7 +27,7 @@ class Block:
         self,
         runs: Runs,
         prefix: Runs,
-        item: int | None = None,  # index into the checklist, for the cursor
+        item: int | None = None,  # index into the cursor's stops (checklist, then notes)
         fill: str | None = None,  # a style for the whole line (focus items)
         gap_before: int = 0,
         searched: bool = True,  # search matches are highlighted here (not in the UI's own lines)
@@ -129,10 +129,10 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
                     Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
                 )
                 index += 1
-            elif item.key in shown.checked:  # checked in the to-do view
-                blocks.append(Block(runs, [("  ✓ ", "checked")]))
-            else:
-                blocks.append(Block(runs, [("  • ", "dim")]))
+            else:  # a note: the cursor stops on it too
+                note_mark: Runs = [("  ✓ ", "checked")] if item.key in shown.checked else [("  • ", "dim")]
+                blocks.append(Block(runs, note_mark, item=index))
+                index += 1
     if shown.terms:
         for block in blocks:
             if block.searched:

@@ -3,8 +3,10 @@
 The review is laid out once per width into styled lines; `render_line` only
 slices them, so scrolling costs a screenful. Text goes through our own line
 breaker (`tui.core.wrap`) so Chinese wraps between characters, never mid-character.
-A cursor moves over the checklist (focus items and read-order steps); `space`
-toggles the item under it and the widget posts a message: the app owns state.
+A cursor moves over the checklist (focus items and read-order steps), then the
+notes (actions and caveats); `space` checks the item or note under it (a note as
+the to-do view does) and `enter` opens its ref, the widget posting a message for
+each: the screen owns state.
 
 Search terms are highlighted when the review is laid out (one review, so that
 is cheap); `match_lines` lists the lines holding a match, and `goto_match`
@@ -29,7 +31,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from tui.core.changes import ReviewChanges
-from tui.core.model import Item, Review
+from tui.core.model import NOTES, Item, Review
 from tui.core.search import MATCH
 from tui.core.wrap import wrap
 from tui.ui.widgets.review_blocks import Runs, Shown, review_blocks
@@ -83,7 +85,7 @@ class ReviewView(Pane, can_focus=True):
             "cursor(1)",
             "Next item",
             id="review.next",
-            tooltip="Move to the next checklist item",
+            tooltip="Move to the next checklist item or note",
             show=False,
         ),
         Binding(
@@ -91,7 +93,7 @@ class ReviewView(Pane, can_focus=True):
             "cursor(-1)",
             "Previous item",
             id="review.previous",
-            tooltip="Move to the previous checklist item",
+            tooltip="Move to the previous checklist item or note",
             show=False,
         ),
         Binding(
@@ -99,7 +101,7 @@ class ReviewView(Pane, can_focus=True):
             "toggle_item",
             "Check",
             id="review.toggle",
-            tooltip="Check or uncheck the item under the cursor",
+            tooltip="Check or uncheck the item or note under the cursor",
         ),
         Binding(
             "pagedown",
@@ -123,7 +125,7 @@ class ReviewView(Pane, can_focus=True):
 
     @dataclass
     class ItemToggled(Message):
-        """The reader checked or unchecked a checklist item."""
+        """The reader checked or unchecked a checklist item or a note."""
 
         review_key: str
         item_key: str
@@ -131,8 +133,8 @@ class ReviewView(Pane, can_focus=True):
 
     @dataclass
     class RefOpened(Message):
-        """`enter` on an item: open its ref (`place` is its section, `index` its
-        position there)."""
+        """`enter` on an item or note: open its ref (`place` is its section,
+        `index` its position there)."""
 
         review_key: str
         place: str
@@ -149,6 +151,7 @@ class ReviewView(Pane, can_focus=True):
         self.hint_keys: dict[str, str] = {}  # key names shown in hints, after remapping
         self.stale = False
         self.checklist: tuple[Item, ...] = ()
+        self.stops: tuple[Item, ...] = ()  # where the cursor goes: the checklist, then the notes
         self._lines: list[_Line] = []
         self._item_rows: dict[int, tuple[int, int]] = {}
         self._layout_width = -1
@@ -176,6 +179,7 @@ class ReviewView(Pane, can_focus=True):
         self.review, self.checked, self.read = review, checked, read
         self.changes, self.stale = changes, stale
         self.checklist = review.checklist if review else ()
+        self.stops = self.checklist + tuple(item for s in NOTES for item in review.items(s)) if review else ()
         if not same:
             self.scroll_to(0, 0, animate=False, immediate=True)
             self.set_reactive(ReviewView.cursor, 0)
@@ -187,7 +191,7 @@ class ReviewView(Pane, can_focus=True):
         anchor = self._item_rows.get(self.cursor, (None, None))[0]
         offset = None if anchor is None else anchor - self.scroll_offset.y
         if cursor_key is not None:
-            keys = [item.key for item in self.checklist]
+            keys = [item.key for item in self.stops]
             index = keys.index(cursor_key) if cursor_key in keys else self.cursor
             self.set_reactive(ReviewView.cursor, min(index, max(0, len(keys) - 1)))
         self._relayout()
@@ -214,23 +218,23 @@ class ReviewView(Pane, can_focus=True):
 
     @property
     def cursor_place(self) -> tuple[str, int] | None:
-        """The item under the cursor as (section, its position in the section)."""
+        """The item or note under the cursor as (section, its position in the section)."""
         item = self.cursor_item
         if item is None or self.review is None:
             return None
-        offset = 0 if item.section == "focus" else len(self.review.focus)
-        return item.section, self.cursor - offset
+        before = sum(1 for stop in self.stops[: self.cursor] if stop.section == item.section)
+        return item.section, before
 
     @property
     def cursor_item(self) -> Item | None:
-        if 0 <= self.cursor < len(self.checklist):
-            return self.checklist[self.cursor]
+        """The checklist item or note under the cursor."""
+        if 0 <= self.cursor < len(self.stops):
+            return self.stops[self.cursor]
         return None
 
     def _cursor_key(self) -> str | None:
-        if 0 <= self.cursor < len(self.checklist):
-            return self.checklist[self.cursor].key
-        return None
+        item = self.cursor_item
+        return item.key if item is not None else None
 
     # -- layout ----------------------------------------------------------------
 
@@ -393,9 +397,9 @@ class ReviewView(Pane, can_focus=True):
     # -- actions ---------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
-        """Move over checklist items; past the first or last, scroll the text."""
+        """Move over checklist items and notes; past the first or last, scroll the text."""
         target = self.cursor + step
-        if not self.checklist or not 0 <= target < len(self.checklist):
+        if not self.stops or not 0 <= target < len(self.stops):
             self.scroll_relative(y=step, animate=False)
             return
         self.cursor = target
@@ -406,18 +410,18 @@ class ReviewView(Pane, can_focus=True):
     def action_edge(self, direction: int) -> None:
         if direction < 0:
             self.scroll_home(animate=False)
-            if self.checklist:
+            if self.stops:
                 self.cursor = 0
         else:
             self.scroll_end(animate=False)
-            if self.checklist:
-                self.cursor = len(self.checklist) - 1
+            if self.stops:
+                self.cursor = len(self.stops) - 1
 
     def action_toggle_item(self) -> None:
-        if self.review is None or not 0 <= self.cursor < len(self.checklist):
+        item = self.cursor_item
+        if self.review is None or item is None:
             self.app.bell()
             return
-        item = self.checklist[self.cursor]
         post_to_screen(self, self.ItemToggled(self.review.key, item.key, item.key not in self.checked))
 
     def action_open_ref(self) -> None:
@@ -428,7 +432,7 @@ class ReviewView(Pane, can_focus=True):
         post_to_screen(self, self.RefOpened(self.review.key, *place))
 
     def on_click(self, event: events.Click) -> None:
-        """A click on an item's box toggles it; elsewhere on the item moves the cursor."""
+        """A click on an item's box (a note's mark) toggles it; elsewhere on it moves the cursor."""
         row = self.scroll_offset.y + event.y
         if not 0 <= row < len(self._lines):
             return
