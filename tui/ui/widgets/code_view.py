@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -27,6 +27,9 @@ from textual.strip import Strip
 from tui.core.text import clean
 from tui.i18n import words
 from tui.ui.widgets.scrolling import set_virtual_size
+
+if TYPE_CHECKING:
+    from rich.syntax import PygmentsSyntaxTheme
 
 TAB_SIZE = 4
 
@@ -111,7 +114,10 @@ class CodeView(ScrollView, can_focus=True):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self._theme = PygmentsSyntaxTheme(theme)
+        self._theme_name = theme
+        self._theme: PygmentsSyntaxTheme | None = (
+            None  # made when a line is first lexed: pygments is not needed at start
+        )
         self._scroll_when_sized = False
         self._take(text, language, target)
 
@@ -170,6 +176,10 @@ class CodeView(ScrollView, can_focus=True):
             else:
                 from pygments import lex
 
+                if self._theme is None:
+                    from rich.syntax import PygmentsSyntaxTheme
+
+                    self._theme = PygmentsSyntaxTheme(self._theme_name)
                 style_for = self._theme.get_style_for_token
                 segments = []
                 for token, value in lex(line + "\n", lexer):
