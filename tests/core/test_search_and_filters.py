@@ -2,33 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from tests.reviews import bundled, review
 from tui import i18n
 from tui.core.filters import Filters, labels, select
-from tui.core.model import ALL_TAG, UNREAD_TAG, Item, Library, Location, Review
+from tui.core.model import ALL_TAG, UNREAD_TAG, Item
 from tui.core.search import SearchIndex, snippet, spans, split_runs, terms
-from tui.load.parse import load_paths
-from tui.store.locations import bundled_entries
-
-
-def review(title: str, *, key: int = 1, verdict: str = "deep", summary: str = "s", **kw: object) -> Review:
-    return Review(
-        title=title,
-        repo="o/r",
-        verdict=verdict,
-        summary=summary,
-        tags=("a",),
-        location=Location(Path("x.yaml"), 1, 1),
-        pr=key,
-        **kw,  # type: ignore[arg-type]
-    )
-
-
-def bundled() -> Library:
-    result = load_paths([bundled_entries()])
-    return Library.build(result.files, result.problems)
-
 
 # -- search -------------------------------------------------------------------
 
