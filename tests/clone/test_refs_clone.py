@@ -138,9 +138,10 @@ def test_hostile_refs_find_nothing_and_reach_no_option(
     os.symlink(outside, root / "pkg" / "evil.py")
     git(root, "add", "--", "pkg/evil.py")
     target = tmp_path / "x"
+    other = tmp_path / "o"  # what `-O` would write to, were it read as an option
     hostile = (
         f"--output={target}",
-        "-O/tmp/x",
+        f"-O{other}",
         "../secret.py",
         str(outside),
         "pkg/evil.py",
@@ -153,7 +154,7 @@ def test_hostile_refs_find_nothing_and_reach_no_option(
     result = resolve(root, ("text", hostile))
     assert {r.ref.text: r.status for r in result.unique()} == {
         f"--output={target}": "not-a-ref",
-        "-O/tmp/x": "not-a-ref",
+        f"-O{other}": "not-a-ref",
         "../secret.py": "missing",
         str(outside): "missing",
         "pkg/evil.py": "missing",  # tracked, but it leads out of the clone
@@ -163,7 +164,7 @@ def test_hostile_refs_find_nothing_and_reach_no_option(
         "$(touch x)": "not-a-ref",
         "a\nb": "not-a-ref",
     }
-    assert not target.exists() and not Path("/tmp/x").exists() and not (root / "x").exists()
+    assert not target.exists() and not other.exists() and not (root / "x").exists()
     clone = Clone(root.resolve())
     for path in ("../secret.py", "pkg/evil.py", "/etc/passwd"):
         with pytest.raises(content.RefusedPath):
