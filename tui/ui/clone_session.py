@@ -126,6 +126,10 @@ class CloneSession:
             self._found[repo] = found
         return found
 
+    def use_repos(self, repos: dict[str, Path]) -> None:
+        """The config's `repos:` as the App read it: the worker need not read the file again."""
+        self._configured = dict(repos)
+
     def configured(self) -> dict[str, Path]:
         """The config's `repos:` (its warnings were shown when the App read it)."""
         if self._configured is None:

@@ -34,6 +34,7 @@ OPENS = ("found", "ambiguous")
 class RefKeys(MarkKeys):
     _clones: CloneSession | None = None
     repo_dir: Path | None = None  # `--repo-dir`, for this run
+    repos: dict[str, Path] | None = None  # the config's `repos:`, as the App read it
     _turn: tuple[str, str, int, int] | None = None  # the last `enter`: review, place, index, which ref
     _pending: tuple[str, str, int] | None = None  # an `enter` waiting for its review's refs
     _origin: tuple[str, str, int] | None = None  # what the code pane was opened from
@@ -46,6 +47,8 @@ class RefKeys(MarkKeys):
 
             self._clones = CloneSession(self._refs_resolved)
             self._clones.repo_dir = self.repo_dir
+            if self.repos is not None:
+                self._clones.use_repos(self.repos)
         return self._clones
 
     @property

@@ -50,6 +50,7 @@ class ViewKeys(MarkKeys):
         self.views = dict(config.views)
         self.mute = config.mute
         self.read_on_open = config.read_on_open
+        self.repos: dict[str, Path] | None = dict(config.repos)  # for the clone session (ref_keys)
         self.sidebar.forget()
 
     def loaded(self) -> None:
