@@ -7,7 +7,7 @@ asks it questions (which reviews are under this tag? in what order?).
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -385,6 +385,12 @@ class Library:
                     changes.updated.append(review.key)
         changes.removed = [key for key in touched if key not in self.by_key]
         return changes
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        """Problems that are not a file's own (a folder that cannot be read, a
+        file skipped), found after the library was built."""
+        for problem in problems:
+            self.problems.setdefault(problem.location.path, []).append(problem)
 
     def is_stale(self, review: Review) -> bool:
         return review.location.path in self.stale

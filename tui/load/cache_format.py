@@ -231,13 +231,17 @@ def open_regular(path: Path) -> tuple[int, int] | None:
     return fd, info.st_size
 
 
-def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set[str]) -> Iterator[bytes]:
+def saved_records(
+    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
+) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
-    compressed blocks; the names of the files saved are added to `saved`."""
+    compressed blocks, the first `first` entries in a record of their own (the
+    first frame's: a start reads its index alone before drawing); the names of
+    the files saved are added to `saved`."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
-    for name, (current, reviews, problems) in entries:
+    for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
             continue  # a body that cannot be read: left out, parsed next time
@@ -263,7 +267,8 @@ def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set
         index[name] = (current, packed, problems)
         blocks.append(block)
         offset += length
-        if offset >= RECORD_BYTES:
+        if offset >= RECORD_BYTES or n >= first > 0:
+            first = 0
             yield from _record(index, blocks, offset, version_key)
             saved.update(index)
             index, blocks, offset = {}, [], 0
