@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui import __version__, check_formats, i18n, runtime
+from tui import __version__, i18n, runtime
 from tui.i18n import words
 from tui.output import guarded, out, warn
 
@@ -65,6 +65,8 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(argv: Sequence[str]) -> int:
+    from tui import check_formats  # not on the reader's way to its first frame
+
     parser = argparse.ArgumentParser(
         prog="prdigest-tui check",
         description="Validate entry files; print file:line:column: message for each problem.",

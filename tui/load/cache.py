@@ -65,11 +65,12 @@ class ParseCache:
         self._unread = self._records()
         if first is not None:
             wanted = set(first)
+            size = len(wanted)
             for read, names in enumerate(self._unread):
                 wanted.difference_update(names)
                 if not wanted:
-                    # Not all in the first record: the next save puts them there.
-                    self._misplaced = read > 0
+                    # The first record is not the first frame's alone: the next save makes it so.
+                    self._misplaced = read > 0 or len(names) != size
                     break
             else:
                 self._misplaced = bool(wanted)  # not in the main file: parsed, then saved first
