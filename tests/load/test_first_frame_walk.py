@@ -74,16 +74,18 @@ def test_a_folder_is_listed_only_when_the_walk_reaches_it(tmp_path: Path) -> Non
     (root / "part-1").mkdir()
     for n in range(SYNC_FILES):
         write_review(root / "part-0" / f"r{n:02}.yaml", f"r{n}")
+    (root / "part-0" / "zz\x1bname.yaml").write_text(review_yaml("bad"), encoding="utf-8")
     write_review(root / "part-1" / "a.yaml", "a")
     (root / "part-1" / "bad\x1bname.yaml").write_text(review_yaml("bad"), encoding="utf-8")
     problems: list = []
     files = walk([root], problems)
     first = [next(files) for _ in range(SYNC_FILES)]
-    assert first == sorted((root / "part-0").iterdir())
-    assert problems == []  # part-1 not listed yet
+    assert first == sorted((root / "part-0").iterdir())[:SYNC_FILES]
+    assert problems == []  # the rest of part-0 not looked at, part-1 not listed yet
     write_review(root / "part-1" / "b.yaml", "b")  # after the start, before the walk gets there
     assert list(files) == [root / "part-1" / "a.yaml", root / "part-1" / "b.yaml"]
-    assert len(problems) == 1 and "control characters" in problems[0].message
+    assert [problem.location.path for problem in problems] == [root / "part-0", root / "part-1"]
+    assert all("control characters" in problem.message for problem in problems)
 
 
 def pages(folder: Path, files: int) -> list[Path]:

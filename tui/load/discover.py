@@ -76,10 +76,11 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
 def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[Path]:
     """Entry files under `folder`, in sorted order (as `Path`s compare: a
     folder's entries by name, a subfolder's files where its name sorts), each
-    folder listed only when the walk reaches it: the first files of a big tree
-    are found without listing the rest (the first frame needs only those).
-    Skipped files and unreadable folders go to `problems`, a folder's as it is
-    listed.
+    folder listed only when the walk reaches it, and its entries looked at only
+    as the walk passes them: the first files of a big tree, or of a folder of
+    10,000, are found without the rest (the first frame needs only those).
+    Skipped files and unreadable folders go to `problems` as the walk comes to
+    them.
 
     Links to folders are not followed (as `os.walk` does not), so a link cannot
     pull in a tree from elsewhere or loop. `os.scandir` tells links and folders
@@ -87,54 +88,49 @@ def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Ite
     each file (what `os.walk` and `os.path.islink` cost) was ~half of finding
     them.
     """
-    listings = [iter(_listing(os.fspath(folder), real_folder, problems))]
+    listings = [_listing(os.fspath(folder), problems)]
     while listings:
-        for path, is_folder in listings[-1]:
-            if is_folder:
-                listings.append(iter(_listing(os.fspath(path), real_folder, problems)))
-                break
+        base, entries = listings[-1]
+        for entry in entries:
+            name = entry.name
+            try:
+                is_dir = entry.is_dir()  # through a link, as os.walk lists it: such a link is not walked
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if name.startswith("."):
+                    continue
+                if unsafe_name(name):
+                    problems.append(_bad_name(base, name, "folder"))
+                elif not entry.is_symlink():
+                    listings.append(_listing(entry.path, problems))
+                    break
+                continue
+            if not _is_entry_name(name):
+                continue
+            if unsafe_name(name):
+                problems.append(_bad_name(base, name, "file"))
+                continue
+            path = base / name  # parses the name alone, not the whole path
+            reason = _skip_reason(path, real_folder, entry.is_symlink())
+            if reason is not None:
+                problems.append(safe_problem(Location(path, 1, 1), reason))
+                continue
             yield path
         else:
             listings.pop()
 
 
-def _listing(dirpath: str, real_folder: str, problems: list[Problem]) -> list[tuple[Path, bool]]:
-    """A folder's entry files and the subfolders to walk (True), in name order."""
+def _listing(dirpath: str, problems: list[Problem]) -> tuple[Path, Iterator[os.DirEntry[str]]]:
+    """A folder, and its entries in name order (none if it cannot be read)."""
     try:
         with os.scandir(dirpath) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as error:
         where = Path(error.filename) if error.filename else Path(dirpath)
         problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
-        return []
-    found: list[tuple[Path, bool]] = []
-    base = Path(dirpath)  # `base / name` parses the name alone, not the whole path
-    for entry in entries:
-        name = entry.name
-        try:
-            is_dir = entry.is_dir()  # through a link, as os.walk lists it: such a link is not walked
-        except OSError:
-            is_dir = False
-        if is_dir:
-            if name.startswith("."):
-                continue
-            if unsafe_name(name):
-                problems.append(_bad_name(base, name, "folder"))
-            elif not entry.is_symlink():
-                found.append((base / name, True))
-            continue
-        if not _is_entry_name(name):
-            continue
-        if unsafe_name(name):
-            problems.append(_bad_name(base, name, "file"))
-            continue
-        path = base / name
-        reason = _skip_reason(path, real_folder, entry.is_symlink())
-        if reason is not None:
-            problems.append(safe_problem(Location(path, 1, 1), reason))
-            continue
-        found.append((path, False))
-    return found
+        entries = []
+    return Path(dirpath), iter(entries)
 
 
 def walk(paths: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
