@@ -12,8 +12,9 @@ Layout: `MAGIC`, the CRC-32 of the rest (4 bytes, big-endian), then one
 marshal of `(folder, journal version, newest stamp, files, reviews)`:
 - files: `(name, signature, end, prefix, machine, token, tail, broken)` per
   machine's file, as `Entry`;
-- reviews: `(key, read, seen, items)` per review, a mark as
-  `(value, wall, count, machine, digest)` and items flattened into one tuple.
+- reviews: lists of keys, read and seen marks (a mark as `(value, wall,
+  count, machine, digest)`) and item counts, one entry per review; then the
+  items of every review in a row, one list per field.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import json
 import marshal
 import os
 import zlib
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -107,23 +109,31 @@ def save(
     return False
 
 
-def _encoded(reviews: dict[str, ReviewMarks]) -> list[tuple[object, ...]]:
-    out: list[tuple[object, ...]] = []
+def _encoded(reviews: dict[str, ReviewMarks]) -> tuple[list[Any], ...]:
+    """Per review its key, read and seen marks and how many items; the items in
+    columns, one list per field (decoded in C loops: `_reviews`)."""
+    keys, reads, seens, counts = [], [], [], []
+    names: list[str] = []
+    values: list[bool] = []
+    walls: list[float] = []
+    ticks: list[int] = []
+    machines: list[str] = []
+    digests: list[str | None] = []
     for key, marks in reviews.items():
         read, seen = marks.read, marks.seen
-        items: list[object] = []
+        keys.append(key)
+        reads.append(None if read is None else (read.value, *read.at, read.digest))
+        seens.append(None if seen is None else (_text(seen.fingerprint), *seen.at))
+        counts.append(len(marks.items))
         for item, mark in marks.items.items():
             at = mark.at
-            items += (item, mark.value, at.wall, at.count, at.machine, mark.digest)
-        out.append(
-            (
-                key,
-                None if read is None else (read.value, *read.at, read.digest),
-                None if seen is None else (_text(seen.fingerprint), *seen.at),
-                tuple(items),
-            )
-        )
-    return out
+            names.append(item)
+            values.append(mark.value)
+            walls.append(at.wall)
+            ticks.append(at.count)
+            machines.append(at.machine)
+            digests.append(mark.digest)
+    return (keys, reads, seens, counts, names, values, walls, ticks, machines, digests)
 
 
 def _text(fingerprint: dict[str, object] | str) -> str:
@@ -133,25 +143,27 @@ def _text(fingerprint: dict[str, object] | str) -> str:
     return json.dumps(fingerprint, ensure_ascii=False, separators=(",", ":"))
 
 
-def _reviews(raw: list[Any]) -> dict[str, ReviewMarks]:
+def _reviews(raw: tuple[Any, ...]) -> dict[str, ReviewMarks]:
     """The marks back: each a `Mark` (or `Seen`) of a `Stamp`, made as the journal's fold makes them."""
+    keys, reads, seens, counts, names, values, walls, ticks, machines, digests = raw
     new = tuple.__new__
+    stamps = map(partial(new, Stamp), zip(walls, ticks, machines, strict=True))
+    items = list(map(partial(new, Mark), zip(values, stamps, digests, strict=True)))
+    if len(items) != len(names) or sum(counts) != len(names):
+        raise ValueError("items and their counts do not match")
     out: dict[str, ReviewMarks] = {}
-    for key, read, seen, items in raw:
+    at = 0
+    for key, read, seen, count in zip(keys, reads, seens, counts, strict=True):
         marks = out[key] = ReviewMarks()
         if read is not None:
-            value, wall, count, machine, digest = read
-            marks.read = new(Mark, (value, new(Stamp, (wall, count, machine)), digest))
+            value, wall, tick, machine, digest = read
+            marks.read = new(Mark, (value, new(Stamp, (wall, tick, machine)), digest))
         if seen is not None:
-            text, wall, count, machine = seen
-            marks.seen = new(Seen, (text, new(Stamp, (wall, count, machine))))
-        flat = iter(items)
-        marks.items = {
-            item: new(Mark, (value, new(Stamp, (wall, count, machine)), digest))
-            for item, value, wall, count, machine, digest in zip(
-                flat, flat, flat, flat, flat, flat, strict=True
-            )
-        }
+            text, wall, tick, machine = seen
+            marks.seen = new(Seen, (text, new(Stamp, (wall, tick, machine))))
+        if count:
+            marks.items = dict(zip(names[at : at + count], items[at : at + count], strict=True))
+            at += count
     return out
 
 
