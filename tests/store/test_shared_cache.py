@@ -5,10 +5,12 @@ ignored; the cache is kept on this machine, never in the shared folder."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import random
 import shutil
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -210,6 +212,17 @@ def test_a_broken_own_file_is_set_aside_at_a_cached_start_as_without(tmp_path: P
     same_as_full_read(folder, cache, tmp_path)
 
 
+def sealed(body: bytes) -> bytes:
+    """A cache file around `body`, with the right CRC."""
+    return shared_cache.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
+
+
+def _with_items_cut(doc: tuple) -> bytes:
+    where, version, newest, files, reviews = doc
+    reviews = (*reviews[:4], *(column[:-1] for column in reviews[4:]))  # one item short
+    return marshal.dumps((where, version, newest, files, reviews))
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
@@ -219,6 +232,8 @@ def test_a_broken_own_file_is_set_aside_at_a_cached_start_as_without(tmp_path: P
         lambda data: data[:-1] + bytes([data[-1] ^ 1]),  # a bit flipped: the CRC
         lambda data: os.urandom(len(data)),
         lambda data: data[:38] + b"\x00" * (len(data) - 38),
+        lambda data: sealed(marshal.dumps(("not", "a", "cache"))),  # whole, but not what we write
+        lambda data: sealed(_with_items_cut(marshal.loads(data[len(shared_cache.MAGIC) + 4 :]))),
     ],
 )
 def test_a_cache_that_cannot_be_read_is_ignored_and_written_anew(
