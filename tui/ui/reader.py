@@ -95,7 +95,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
     def deliver(self, updates: Mapping[Path, FileUpdate | None]) -> None:
         """More of the first load: files the first frame did not show."""
         position = self.review_list.position_of(self.current_key)
-        self.library.apply(updates)
+        self.library.apply(updates, compare=False)  # what changed is told for reloads only
         self._refresh_all(fallback=position)
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
