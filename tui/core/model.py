@@ -313,9 +313,6 @@ class LibraryChanges:
 
 
 _parts = attrgetter("parts")
-_key = attrgetter("key")
-_verdict = attrgetter("verdict")
-_repo = attrgetter("repo")
 
 
 class Library:
@@ -400,52 +397,33 @@ class Library:
         return review.location.path in self.stale
 
     def _index(self) -> None:
+        ordered: list[Review] = []
+        by_key: dict[str, Review] = {}
+        duplicates: list[Problem] = []
         # Sorted by `parts` (how paths compare), compared as tuples of strings:
         # `Path.__lt__` costs ~2 µs a comparison, ~0.1 s a re-index at 10,000 files.
-        files = self.files
-        everything = [review for path in sorted(files, key=_parts) for review in files[path]]
-        # Each step a pass in C where it can be: a warm start indexes 100,000
-        # reviews on its way to showing them all (bench/README.md).
-        by_key = dict(zip(map(_key, everything), everything, strict=True))
-        duplicates: list[Problem] = []
-        if len(by_key) == len(everything):
-            ordered = everything
-        else:
-            ordered, by_key = self._first_of_each(everything, duplicates)
+        for path in sorted(self.files, key=_parts):
+            for review in self.files[path]:
+                if review.key in by_key:
+                    first = by_key[review.key].location
+                    duplicates.append(
+                        Problem(review.location, f"duplicate review (first at {first}); skipped")
+                    )
+                    continue
+                by_key[review.key] = review
+                ordered.append(review)
         # Stable sort: deep-read first, file order within a verdict.
-        rank = {verdict: verdict_rank(verdict) for verdict in set(map(_verdict, ordered))}
-        if len(rank) > 1:
-            ranks = list(map(rank.__getitem__, map(_verdict, ordered)))
-            ordered = list(map(ordered.__getitem__, sorted(range(len(ordered)), key=ranks.__getitem__)))
+        rank = {verdict: verdict_rank(verdict) for verdict in {r.verdict for r in ordered}}
+        ordered.sort(key=lambda r: rank[r.verdict])
         tags: dict[str, list[Review]] = {}
         for review in ordered:
             for tag in review.tags:
-                listed = tags.get(tag)
-                if listed is None:
-                    tags[tag] = [review]
-                else:
-                    listed.append(review)
+                tags.setdefault(tag, []).append(review)
         self.reviews = ordered
         self.by_key = by_key
         self.duplicates = duplicates
-        self.repos = sorted(set(map(_repo, ordered)))
+        self.repos = sorted({r.repo for r in ordered})
         self.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
-
-    @staticmethod
-    def _first_of_each(
-        everything: list[Review], duplicates: list[Problem]
-    ) -> tuple[list[Review], dict[str, Review]]:
-        """The first review of each key, in file order; the others as problems."""
-        ordered: list[Review] = []
-        by_key: dict[str, Review] = {}
-        for review in everything:
-            if review.key in by_key:
-                first = by_key[review.key].location
-                duplicates.append(Problem(review.location, f"duplicate review (first at {first}); skipped"))
-                continue
-            by_key[review.key] = review
-            ordered.append(review)
-        return ordered, by_key
 
     def all_problems(self) -> list[Problem]:
         """Every problem in file order, then line and column, as a compiler lists
