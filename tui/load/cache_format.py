@@ -27,7 +27,6 @@ import os
 import stat
 import zlib
 from collections.abc import Iterator
-from operator import itemgetter
 from pathlib import Path
 
 from tui.core.model import BODY, FileUpdate, Location, Problem, Review, body_default
@@ -122,34 +121,25 @@ class Source:
         return self.file.read(self.bodies_at + offset, length)
 
 
-class _Body(tuple):
+class _Body:
     """A review's body still in a cache file: read when first needed. `offset`
     and `length` are its page's block, `start` and `end` the body in the block
-    once inflated.
+    once inflated."""
 
-    A tuple (source, offset, length, start, end, location), made by
-    `tuple.__new__` in C: a warm start makes one per review, 100,000 of them
-    at 100,000 reviews, and a Python `__init__` was a fifth of that start's
-    decoding (bench/README.md)."""
+    __slots__ = ("end", "length", "location", "offset", "source", "start")
 
-    __slots__ = ()
-
-    source = property(itemgetter(0))
-    offset = property(itemgetter(1))
-    length = property(itemgetter(2))
-    start = property(itemgetter(3))
-    end = property(itemgetter(4))
-    location = property(itemgetter(5))
+    def __init__(
+        self, source: Source | None, offset: int, length: int, start: int, end: int, location: Location
+    ) -> None:
+        self.source, self.offset, self.length, self.start, self.end = source, offset, length, start, end
+        self.location = location
 
     def __call__(self) -> bytes:
-        source, offset, length, start, end, location = self
-        data = source.body(offset, length, start, end) if source is not None else None
+        source = self.source
+        data = source.body(self.offset, self.length, self.start, self.end) if source is not None else None
         if data is not None and _is_body(data):
             return data
-        return _body_from_file(location)
-
-
-_new = tuple.__new__
+        return _body_from_file(self.location)
 
 
 def _is_body(data: bytes) -> bool:
@@ -180,10 +170,13 @@ def _decode(path: Path, raw: tuple, source: Source | None) -> Review:
     return _decode_all(path, (raw,), source)[0]
 
 
+_new = tuple.__new__
+
+
 def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[Review]:
     """`_decode` for each of a file's reviews, in one loop: a warm start decodes
-    every review in the cache, and a call per review, a `Location(...)` and a
-    body object's `__init__` were half of it."""
+    every review in the cache, and a call per review and a `Location(...)`
+    were a third of it (bench/README.md)."""
     reviews: list[Review] = []
     append = reviews.append
     packed = Review.packed
@@ -199,19 +192,9 @@ def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[R
                 or type(end) is not int
             ):
                 raise TypeError("bad body reference")
-            location = _new(Location, (path, line, column))
-            append(
-                packed(
-                    title,
-                    repo,
-                    verdict,
-                    tags,
-                    location,
-                    pr,
-                    _new(_Body, (source, offset, length, start, end, location)),
-                    checks,
-                )
-            )
+            location = _new(Location, (path, line, column))  # Location(...) without its Python __new__
+            body = _Body(source, offset, length, start, end, location)
+            append(packed(title, repo, verdict, tags, location, pr, body, checks))
             continue
         title, repo, verdict, tags, line, column, pr, checks, blob = raw
         if type(checks) is not int:
