@@ -441,7 +441,9 @@ _STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 def run() -> None:
     """The console script: every command runs with the process-wide tweaks of
     `tui.runtime` in place (the collector off until the reader has loaded its
-    files; check and export end first), and ends with them undone."""
+    files; check and export end first), and ends with them undone; what is
+    left is then frozen for the interpreter's end (`runtime.exiting`)."""
     with runtime.installed():
         code = main()
+    runtime.exiting()
     sys.exit(code)

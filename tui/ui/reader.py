@@ -97,7 +97,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         problems found since (files and folders skipped in folders listed later)."""
         position = self.review_list.position_of(self.current_key)
         self.library.add_problems(problems)
-        self.library.apply(updates)
+        self.library.apply(updates, compare=False)  # what changed is told for reloads only
         self._refresh_all(fallback=position)
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
