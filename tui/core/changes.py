@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from difflib import SequenceMatcher
 from typing import cast
 
-from tui.core.model import SECTIONS, Review, digest
+from tui.core.model import SECTIONS, Review, blake2b, digest
 
 FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags", "url", "date")
 """Review fields compared for "updated since read" (items are compared one by one)."""
@@ -20,6 +20,16 @@ def fingerprint(review: Review) -> dict[str, object]:
     fields = {name: digest(repr(getattr(review, name))) for name in FIELDS}
     items = {section: [[item.key, item.digest] for item in review.items(section)] for section in SECTIONS}
     return {"fields": fields, "items": items}
+
+
+def fingerprint_digest(fingerprint: Mapping[str, object]) -> bytes:
+    """A short digest of a fingerprint, equal for equal fingerprints made the
+    same way: `fingerprint(review)`, or the one the state file kept (JSON keeps
+    its order, and its lists are lists). The parse cache keeps each review's
+    (`tui.load.cache_format`), so telling a read review unchanged is comparing
+    two digests, without reading its body. Different digests are not proof of a
+    change (another order of keys): the caller then compares as `compare` does."""
+    return blake2b(repr(fingerprint).encode(), digest_size=16).digest()
 
 
 class ReviewChanges:

@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp, stamp
+from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, VERSION, Stamp, fresh_digest, stamp
 
 JOURNAL_SUFFIX = ".journal"
+BLOB = FINGERPRINT + 1
+"""Where a freshly parsed review's body bytes are: after its fingerprint digest."""
 
 
 def journals(path: Path) -> list[Path]:
@@ -116,13 +118,13 @@ def _pack(entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> tuple[di
     out = []
     offset = 0
     for name, before, reviews, problems in entries:
-        block = b"".join([raw[8] for raw in reviews])
+        block = b"".join([raw[BLOB] for raw in reviews])
         length = len(block)
         start = 0
         packed = []
         for raw in reviews:
-            end = start + len(raw[8])
-            packed.append((*raw[:8], offset, length, start, end))
+            end = start + len(raw[BLOB])
+            packed.append((*raw[:BLOB], offset, length, start, end))
             start = end
         packed_t = tuple(packed)
         if before is not None:
@@ -172,5 +174,10 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
         before = stamp(path)
         result = load_file(path, build_review=_packed, build_item=_item)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
-        out.append((name, before, tuple(result.reviews), problems))
+        # The fingerprint digest here, where the body is at hand: read later, it
+        # would be a body read and unpacked per review (`status` compares it).
+        reviews = tuple(
+            [(*raw[:FINGERPRINT], fresh_digest(path, raw), raw[FINGERPRINT]) for raw in result.reviews]
+        )
+        out.append((name, before, reviews, problems))
     return out if journal is None else journal.append(out)
