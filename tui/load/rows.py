@@ -1,8 +1,8 @@
 """The reviews of the entry files as the parse cache's index holds them, for
 `status`: a row per review (key, title, repo, verdict, tags, pr) and where its
 body is, without building a `Review` or reading a body. A body is decoded only
-for what asks for it (`Row.review`: a review read before, to tell if it was
-updated since).
+for what asks for it (`Row.review`: a review read before whose fingerprint's
+digest, kept in the index, is not the one of the version the reader saw).
 
 Rows exist only for a warm cache: a file new or changed since the cache was
 written makes `cached_rows` answer None, and the caller loads the library
@@ -16,9 +16,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from tui.core.changes import fingerprint_digest
+from tui.core.marks import Marks, changes
 from tui.core.model import Review, review_key
 from tui.load.cache import ParseCache
-from tui.load.cache_format import Source, decode_review, stamp
+from tui.load.cache_format import FINGERPRINT, Source, decode_review, stamp
 from tui.load.discover import discover
 
 
@@ -65,3 +67,17 @@ def cached_rows(paths: Iterable[Path], cache: ParseCache) -> list[Row] | None:
     except (TypeError, ValueError):
         return None
     return rows
+
+
+def changed_since_seen(marks: Marks, row: Row) -> bool:
+    """Was the review updated since the reader read it (`tui.core.marks.changes`)?
+    Its fingerprint's digest, kept in the index, equal to the digest of the one
+    the marks keep says no without reading its body."""
+    if not marks.touched(row.key):
+        return False
+    seen = marks.seen(row.key)
+    if seen is None:
+        return False
+    if row.raw[FINGERPRINT] == fingerprint_digest(seen):
+        return False
+    return changes(marks, row.review()) is not None

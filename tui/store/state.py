@@ -35,6 +35,22 @@ FORMAT = "prdigest-tui/state"
 VERSION = 1
 
 
+def open_marks(where: str | Path | None) -> ReadState:
+    """The marks kept where `--state` or the config's `state:` says (a file, or
+    a shared folder: `locations.state_place`), else in the default state file.
+    Not loaded yet; a shared folder's code is imported only for one."""
+    from tui.store import locations
+
+    if where is None:
+        return ReadState(locations.state_file())
+    path, folder = locations.state_place(where)
+    if not folder:
+        return ReadState(path)
+    from tui.store.shared import open_state
+
+    return open_state(path, folder)
+
+
 class StateError(Exception):
     """The state file is a regular file but not a state file we can read: it is
     moved aside."""
