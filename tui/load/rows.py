@@ -59,12 +59,14 @@ def cached_rows(paths: Iterable[Path], cache: ParseCache) -> list[Row] | None:
             # file is ours and of this version; what is not a tuple is a miss.
             for raw in reviews:
                 title, repo, verdict, tags, _, _, pr = raw[:7]
+                if raw[FINGERPRINT].__class__ is not bytes:
+                    return None  # not what this version writes
                 key = review_key(repo, pr, title)
                 if key in seen:
                     continue
                 seen.add(key)
                 rows.append(make(Row, (key, title, repo, verdict, tags, pr, path, raw, source)))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError):
         return None
     return rows
 
