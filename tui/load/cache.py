@@ -111,7 +111,7 @@ class ParseCache:
         self._fresh[name] = (current, update.reviews, problems, digests_of(reviews))
         return update
 
-    def index_of(self, path: Path, current: Stamp | None) -> tuple[tuple, Source | None] | None:
+    def index_of(self, path: Path | str, current: Stamp | None) -> tuple[tuple, Source | None] | None:
         """`path`'s reviews as the index holds them, undecoded (each a tuple:
         title, repo, verdict, tags, line, column, pr, ...), and where their
         bodies are (for `cache_format.decode_review`); None unless size and

@@ -43,12 +43,12 @@ def _lexists(path: Path) -> bool:
     return True
 
 
-def _inside(path: Path, real_folder: str) -> bool:
+def _inside(path: str | Path, real_folder: str) -> bool:
     real = os.path.realpath(path)
     return real == real_folder or real.startswith(real_folder.rstrip(os.sep) + os.sep)
 
 
-def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
+def _skip_reason(path: str | Path, real_folder: str, is_link: bool) -> str | None:
     """Why an entry file found in a folder is not read, or None to read it.
 
     A symbolic link is followed only when it stays inside the folder: a shared
@@ -61,18 +61,23 @@ def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
     return None
 
 
-def _bad_name(where: Path, name: str, what: str) -> Problem:
-    return safe_problem(Location(where, 1, 1), f"{what} {name!r} skipped: its name has control characters")
+def _bad_name(where: str, name: str, what: str) -> Problem:
+    return safe_problem(
+        Location(Path(where), 1, 1), f"{what} {name!r} skipped: its name has control characters"
+    )
 
 
-def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
-    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`.
+def _walk(folder: Path, real_folder: str, found: dict[str, None], problems: list[Problem]) -> None:
+    """Entry files under `folder` into `found` (as `str` of the `Path` each
+    is); skipped files and unreadable folders into `problems`.
 
     Links to folders are not followed (as `os.walk` does not), so a link cannot
     pull in a tree from elsewhere or loop. `os.scandir` tells links and folders
     apart from the directory listing itself: at 10,000 reviews, a `stat` of
     each file (what `os.walk` and `os.path.islink` cost) was ~half of finding
-    them, and finding them is before the first frame.
+    them, and finding them is before the first frame. Paths are strings until
+    the end: `status` takes them as they are, and hashing 10,000 `Path`s
+    costs it milliseconds.
     """
 
     def unreadable(error: OSError) -> None:
@@ -89,7 +94,8 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
             unreadable(error)
             continue
         subfolders = []
-        base = Path(dirpath)  # `base / name` parses the name alone, not the whole path
+        # `Path(dirpath) / name` as a string (what `Path` makes of "." and a trailing "/").
+        prefix = "" if dirpath == "." else dirpath if dirpath.endswith("/") else dirpath + "/"
         for entry in entries:
             name = entry.name
             try:
@@ -100,37 +106,61 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
                 if name.startswith("."):
                     continue
                 if unsafe_name(name):
-                    problems.append(_bad_name(base, name, "folder"))
+                    problems.append(_bad_name(dirpath, name, "folder"))
                 elif not entry.is_symlink():
-                    subfolders.append(entry.path)
+                    subfolders.append(prefix + name)
                 continue
             if not _is_entry_name(name):
                 continue
             if unsafe_name(name):
-                problems.append(_bad_name(base, name, "file"))
+                problems.append(_bad_name(dirpath, name, "file"))
                 continue
-            path = base / name
-            reason = _skip_reason(path, real_folder, entry.is_symlink())
-            if reason is not None:
-                problems.append(safe_problem(Location(path, 1, 1), reason))
-                continue
+            path = prefix + name
+            if entry.is_symlink():
+                reason = _skip_reason(path, real_folder, True)
+                if reason is not None:
+                    problems.append(safe_problem(Location(Path(path), 1, 1), reason))
+                    continue
             found[path] = None
         pending.extend(reversed(subfolders))
 
 
-def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Entry files under the given paths, sorted, plus problems for missing paths
-    and for files and folders that are skipped."""
-    found: dict[Path, None] = {}
+def path_order(name: str) -> list[str]:
+    """`Path(name).parts`, for sorting strings as `Path`s sort (by parts, so
+    `a/b` before `a-c`), when `name` is the `str` of a `Path` (POSIX)."""
+    if name == "/":
+        return ["/"]
+    parts = name.split("/")
+    if name.startswith("/"):
+        if name.startswith("//") and not name.startswith("///"):
+            return ["//", *parts[2:]]
+        parts[0] = "/"
+    return parts
+
+
+def discover_names(paths: Iterable[Path]) -> tuple[list[str], list[Problem]]:
+    """`discover`, with each file as the `str` of its `Path`."""
+    found: dict[str, None] = {}
     problems: list[Problem] = []
     for root in paths:
         if _is_dir(root):
             _walk(root, os.path.realpath(root), found, problems)
         elif _lexists(root):
-            found[root] = None  # a file named explicitly: read whatever it is; load_file says what is wrong
+            found[os.fspath(root)] = (
+                None  # a file named explicitly: read whatever it is; load_file says what is wrong
+            )
         else:
             problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
-    return sorted(found), problems
+    if os.sep != "/":  # pragma: no cover - Windows: as `Path`s sort there
+        return [os.fspath(path) for path in sorted(map(Path, found))], problems
+    return sorted(found, key=path_order), problems
+
+
+def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
+    """Entry files under the given paths, sorted, plus problems for missing paths
+    and for files and folders that are skipped."""
+    names, problems = discover_names(paths)
+    return [Path(name) for name in names], problems
 
 
 def _missing(path: Path) -> str:
@@ -207,9 +237,9 @@ def plan_reload(
         if _is_dir(path):
             folder = folder_of(path)
             if folder is not None and (path == folder or not os.path.islink(path)):
-                found: dict[Path, None] = {}
+                found: dict[str, None] = {}
                 _walk(path, os.path.realpath(folder), found, [])
-                load.update(found)
+                load.update(dict.fromkeys(map(Path, found)))
                 drop.update(dict.fromkeys(k for k in known if k.is_relative_to(path) and not _lexists(k)))
             continue
         if _lexists(path):

@@ -176,8 +176,7 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         # The fingerprint digest here, where the body is at hand: read later, it
         # would be a body read and unpacked per review (`status` compares it).
-        reviews = tuple(
-            [(*raw[:FINGERPRINT], fresh_digest(path, raw), raw[FINGERPRINT]) for raw in result.reviews]
-        )
+        packed: list[tuple] = result.reviews  # type: ignore[assignment]  # what _packed made
+        reviews = tuple([(*raw[:FINGERPRINT], fresh_digest(path, raw), raw[FINGERPRINT]) for raw in packed])
         out.append((name, before, reviews, problems))
     return out if journal is None else journal.append(out)

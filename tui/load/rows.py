@@ -12,6 +12,7 @@ Nothing here imports the parser, asyncio or Textual.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
@@ -20,8 +21,8 @@ from tui.core.changes import fingerprint_digest
 from tui.core.marks import Marks, changes
 from tui.core.model import Review, review_key
 from tui.load.cache import ParseCache
-from tui.load.cache_format import FINGERPRINT, Source, decode_review, stamp
-from tui.load.discover import discover
+from tui.load.cache_format import FINGERPRINT, Source, decode_review
+from tui.load.discover import discover_names
 
 
 class Row(NamedTuple):
@@ -31,27 +32,32 @@ class Row(NamedTuple):
     verdict: str
     tags: tuple[str, ...]
     pr: int | None
-    path: Path
+    path: str  # the entry file's `Path`, as a string until a review is made
     raw: tuple
     source: Source | None
 
     def review(self) -> Review:
         """The whole review, its body read from the cache when first asked for."""
-        return decode_review(self.path, self.raw, self.source)
+        return decode_review(Path(self.path), self.raw, self.source)
 
 
 def cached_rows(paths: Iterable[Path], cache: ParseCache) -> list[Row] | None:
     """Every review of `paths` once (the first of a duplicated key, in file
     order, as the library keeps it); None if the cache cannot answer for every
     file, or an entry is not what the cache writes."""
-    files, _ = discover(paths)
+    names, _ = discover_names(paths)
     cache.load()
     rows: list[Row] = []
     seen: set[str] = set()
     make = tuple.__new__  # a Row from its fields: half the time of Row(...), 10,000 times
+    stat = os.stat
     try:
-        for path in sorted(files):
-            found = cache.index_of(path, stamp(path))
+        for name in names:
+            try:
+                info = stat(name)
+            except OSError:
+                return None
+            found = cache.index_of(name, (info.st_size, info.st_mtime_ns))  # `cache_format.stamp`
             if found is None:
                 return None
             reviews, source = found
@@ -65,7 +71,7 @@ def cached_rows(paths: Iterable[Path], cache: ParseCache) -> list[Row] | None:
                 if key in seen:
                     continue
                 seen.add(key)
-                rows.append(make(Row, (key, title, repo, verdict, tags, pr, path, raw, source)))
+                rows.append(make(Row, (key, title, repo, verdict, tags, pr, name, raw, source)))
     except (TypeError, ValueError, IndexError):
         return None
     return rows
