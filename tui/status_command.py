@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui.output import guarded, out, warn
 
 if TYPE_CHECKING:
+    from tui.core.views import View
     from tui.load.cache import ParseCache
     from tui.status import Counts
-    from tui.store.config import Config
     from tui.store.state import ReadState
 
 OPTIONS = ("--format", "--state", "--lang")
@@ -75,15 +75,11 @@ def main(argv: Sequence[str]) -> int:
 
         parsed = status_parser().parse_args(argv)
         args = Arguments(parsed.paths, parsed.format, parsed.state, parsed.lang)
-    from tui import i18n
-
-    i18n.choose(i18n.normalize(args.lang) or i18n.from_environment(os.environ))
-
     from tui import status
     from tui.load.cache import ParseCache
     from tui.store import locations
 
-    fmt = args.format if args.format is not None else i18n.words().status_line
+    fmt = args.format if args.format is not None else _default_format(args.lang)
     try:
         wanted = status.view_names(fmt)
     except status.FormatError as exc:
@@ -112,24 +108,39 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _config(path: Path) -> Config:
-    """The config's settings, or an empty config (without importing the
-    config's reader, or YAML) when there is no file."""
+def _default_format(lang: str | None) -> str:
+    """The line in the user's language (the UI's words are read only for it:
+    nothing else `status` prints is translated)."""
+    from tui import i18n
+
+    return i18n.choose(i18n.normalize(lang) or i18n.from_environment(os.environ)).status_line
+
+
+class Settings(NamedTuple):
+    """What `status` reads of the config."""
+
+    views: Mapping[str, View]
+    mute: frozenset[str]
+    state: str | None
+
+
+def _config(path: Path) -> Settings:
+    """The config's settings; without a file, none (and neither the config's
+    reader, nor the UI's words its warnings are in, nor YAML, imported)."""
     try:
         os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
-        from tui.store.config import Config
-
-        return Config()
+        return Settings({}, frozenset(), None)
     except (OSError, ValueError):
         pass  # config.load says what is wrong (status does not warn about the config)
     from tui.store import config
 
-    return config.load(path, keys=False)
+    found = config.load(path, keys=False)
+    return Settings(found.views, found.mute, found.state)
 
 
 def _lean_counts(
-    paths: list[Path], cache: ParseCache, state: ReadState, settings: Config, wanted: frozenset[str]
+    paths: list[Path], cache: ParseCache, state: ReadState, settings: Settings, wanted: frozenset[str]
 ) -> Counts | None:
     """The count from the parse cache's index alone: no `Review` built, no body
     read but those of read reviews whose fingerprint digest differs from the
@@ -141,11 +152,12 @@ def _lean_counts(
     if rows is None:
         return None
     state.adopt_title_marks(rows)
+    marked = state.reviews  # most reviews have no marks: no call for them
     try:
         return status.count(
             rows,
             is_read=state.is_read,
-            updated=lambda row: changed_since_seen(state, row),
+            updated=lambda row: row.key in marked and changed_since_seen(state, row),
             views=settings.views,
             mute=settings.mute,
             wanted_views=wanted,
@@ -155,7 +167,7 @@ def _lean_counts(
 
 
 def _library_counts(
-    paths: list[Path], cache: ParseCache, state: ReadState, settings: Config, wanted: frozenset[str]
+    paths: list[Path], cache: ParseCache, state: ReadState, settings: Settings, wanted: frozenset[str]
 ) -> Counts:
     """`status` from the whole library: a file the cache cannot answer (parsed
     here, and the cache saved), or a view that reads bodies."""

@@ -5,7 +5,6 @@ version with it ("updated since read", and which items are new or edited)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from difflib import SequenceMatcher
 from typing import cast
 
 from tui.core.model import SECTIONS, Review, blake2b, digest
@@ -62,6 +61,8 @@ def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     now = fingerprint(review)
     if now == seen:
         return changes  # the usual answer, without matching four sections' items
+    from difflib import SequenceMatcher  # only here: `status` imports this module, and rarely compares
+
     now_fields = cast("dict[str, str]", now["fields"])
     now_items = cast("dict[str, list[list[str]]]", now["items"])
     fields, items = seen.get("fields"), seen.get("items")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
+from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -50,7 +50,7 @@ class ParseCache:
         ] = {}  # journals read or written to since `load`: folded in at save
         self.dirty = False
         self._main: OpenFile | None = None
-        self._saving = threading.Lock()
+        self._saving = allocate_lock()
 
     def load(self) -> bool:
         """Read the indexes of the cache file and its journals; False (and an

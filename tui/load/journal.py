@@ -19,7 +19,7 @@ import contextlib
 import marshal
 import os
 import sys
-import threading
+from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ class Journal:
         self.path: Path | None = None
         self._fd: int | None = None
         self._size = 0
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._failed = False
 
     def _open(self) -> int | None:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from tui.core.changes import fingerprint_digest
 from tui.core.marks import Marks, changes
-from tui.core.model import Review, review_key
+from tui.core.model import Review
 from tui.load.cache import ParseCache
 from tui.load.cache_format import FINGERPRINT, Source, decode_review
 from tui.load.discover import discover_names
@@ -67,7 +67,7 @@ def cached_rows(paths: Iterable[Path], cache: ParseCache) -> list[Row] | None:
                 title, repo, verdict, tags, _, _, pr = raw[:7]
                 if raw[FINGERPRINT].__class__ is not bytes:
                     return None  # not what this version writes
-                key = review_key(repo, pr, title)
+                key = f"{repo}#{pr}" if pr is not None else f"{repo}:{title}"  # review_key, inlined
                 if key in seen:
                     continue
                 seen.add(key)
