@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tui.output import guarded, out, warn
 
 if TYPE_CHECKING:
-    from tui.core.views import View
     from tui.load.cache import ParseCache
     from tui.status import Counts
+    from tui.store.config_cache import Settings
     from tui.store.state import ReadState
 
 OPTIONS = ("--format", "--state", "--lang")
@@ -85,7 +85,9 @@ def main(argv: Sequence[str]) -> int:
     except status.FormatError as exc:
         warn(f"prdigest-tui status: --format: {exc}")
         return 2
-    settings = _config(locations.config_file())
+    from tui.store.config_cache import settings as read_settings
+
+    settings = read_settings(locations.config_file(), locations.config_copy_file())
     if missing := sorted(wanted - settings.views.keys()):
         known = ", ".join(settings.views) or "none configured"
         warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
@@ -114,29 +116,6 @@ def _default_format(lang: str | None) -> str:
     from tui import i18n
 
     return i18n.choose(i18n.normalize(lang) or i18n.from_environment(os.environ)).status_line
-
-
-class Settings(NamedTuple):
-    """What `status` reads of the config."""
-
-    views: Mapping[str, View]
-    mute: frozenset[str]
-    state: str | None
-
-
-def _config(path: Path) -> Settings:
-    """The config's settings; without a file, none (and neither the config's
-    reader, nor the UI's words its warnings are in, nor YAML, imported)."""
-    try:
-        os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return Settings({}, frozenset(), None)
-    except (OSError, ValueError):
-        pass  # config.load says what is wrong (status does not warn about the config)
-    from tui.store import config
-
-    found = config.load(path, keys=False)
-    return Settings(found.views, found.mute, found.state)
 
 
 def _lean_counts(

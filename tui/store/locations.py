@@ -85,6 +85,12 @@ def cache_file() -> Path:
     return _cache_dir() / "parse-cache.marshal"
 
 
+def config_copy_file() -> Path:
+    """What `status` read of the config, kept while the config is unchanged
+    (`tui.store.config_cache`); in the cache folder."""
+    return _cache_dir() / "status-config.marshal"
+
+
 def known_file() -> Path:
     """The review keys known at the last run (for `notify:`); in the cache folder."""
     return _cache_dir() / "known-reviews.marshal"
