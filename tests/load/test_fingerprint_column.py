@@ -49,8 +49,8 @@ def test_the_column_is_the_digest_of_the_fingerprint_whichever_way_the_cache_was
     # ... parsed in the background into a journal, folded in by the save, ...
     journaled = tmp_path / "journal.marshal"
     cache = ParseCache(journaled)
-    shown, rest, _ = first_part([folder], cache)
-    cached, misses = from_cache(rest, cache)
+    _, rest, _ = first_part([folder], cache)
+    _, misses = from_cache(rest, cache)
     asyncio.run(parse_in_background(misses, cache, lambda updates: None))
     cache.save()
     assert index_digests(journaled, folder) == expected
