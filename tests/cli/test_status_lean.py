@@ -88,8 +88,9 @@ def test_the_entry_imports_neither_the_command_line_nor_argparse(tmp_path: Path)
     probe = (
         "import sys\n"
         f"sys.argv = ['prdigest-tui', 'status', '--lang', 'en', {str(folder)!r}]\n"
-        "from tui.entry import run\n"
-        "try:\n    run()\nexcept SystemExit as exit:\n    assert exit.code == 0, exit.code\n"
+        "import tui.entry\n"
+        "from tui.status_command import main\n"
+        "assert main(sys.argv[2:]) == 0\n"
         "print(sorted(m for m in sys.modules if m in ('argparse', 'tui.cli', 'yaml')))\n"
     )
     out = subprocess.run(
@@ -137,8 +138,9 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
     probe = (
         "import sys\n"
         f"sys.argv = ['prdigest-tui', 'status', '--lang', 'en', {str(folder)!r}, '--state', {str(state)!r}]\n"
-        "from tui.entry import run\n"
-        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "import tui.entry\n"
+        "from tui.status_command import main\n"
+        "main(sys.argv[2:])\n"
         "print(sorted(m for m in sys.modules if m == 'yaml' or m == 'tui.load.parse'))\n"
     )
     out = subprocess.run(
@@ -157,3 +159,35 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
         path.read_text(encoding="utf-8").replace("summary: s", "summary: s, edited"), encoding="utf-8"
     )
     assert run(str(folder), "--state", str(state)).stdout == "0 unread · 1 updated\n"
+
+
+def test_it_ends_with_its_exit_status_and_its_output_written(tmp_path: Path) -> None:
+    """`status` skips the interpreter's teardown: the line is out, the status is its own."""
+    folder = folder_with(tmp_path)
+    assert run(str(folder)).stdout == "2 unread · 0 updated\n"
+    assert run(str(folder), "--format", "{nope}").returncode == 2
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader at the other end is gone
+    gone = subprocess.run(
+        [sys.executable, "-m", "tui", "status", str(folder)],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
+    os.close(write_end)
+    assert (gone.returncode, gone.stderr) == (3, "")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            no_room = subprocess.run(
+                [sys.executable, "-m", "tui", "status", str(folder)],
+                cwd=ROOT,
+                env=os.environ.copy(),
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+            )
+        assert no_room.returncode == 3 and "No space left" in no_room.stderr

@@ -115,8 +115,9 @@ def test_a_warm_status_with_a_config_reads_no_yaml(tmp_path: Path, isolated_dirs
     probe = (
         "import sys\n"
         f"sys.argv = {argv!r}\n"
-        "from tui.entry import run\n"
-        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "import tui.entry\n"
+        "from tui.status_command import main\n"
+        "main(sys.argv[2:])\n"
         "print(sorted(m for m in sys.modules if m == 'yaml'))\n"
     )
     runs = [
