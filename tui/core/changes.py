@@ -4,7 +4,7 @@ version with it ("updated since read", and which items are new or edited)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
 from tui.core.model import SECTIONS, Review, blake2b, digest
@@ -16,9 +16,25 @@ FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags"
 def fingerprint(review: Review) -> dict[str, object]:
     """A compact record of what the reader saw, kept in the state file so a
     later version of the review can be compared with it, even after a restart."""
-    fields = {name: digest(repr(getattr(review, name))) for name in FIELDS}
-    items = {section: [[item.key, item.digest] for item in review.items(section)] for section in SECTIONS}
-    return {"fields": fields, "items": items}
+    return fingerprint_of({name: getattr(review, name) for name in FIELDS}, review.items)
+
+
+def fingerprint_of(
+    fields: Mapping[str, object],
+    items: Callable[[str], Iterable[tuple[str, str, tuple[str, ...], str | None]]],
+) -> dict[str, object]:
+    """`fingerprint` of a review given as its `FIELDS` and each section's items
+    as (section, text, refs, id) tuples (`Item`s are): what a parse worker has
+    before a `Review` is made. Each item's text is hashed once, for its key
+    (`Item.key`) and its digest (`Item.digest`)."""
+    out_fields = {name: digest(repr(fields[name])) for name in FIELDS}
+    out_items: dict[str, list[list[str]]] = {}
+    for section in SECTIONS:
+        pairs = out_items[section] = []
+        for _, text, _, item_id in items(section):
+            text_digest = digest(text)
+            pairs.append([f"{section}:{item_id}" if item_id else f"{section}:{text_digest}", text_digest])
+    return {"fields": out_fields, "items": out_items}
 
 
 def fingerprint_digest(fingerprint: Mapping[str, object]) -> bytes:
@@ -27,8 +43,9 @@ def fingerprint_digest(fingerprint: Mapping[str, object]) -> bytes:
     its order, and its lists are lists). The parse cache keeps each review's
     (`tui.load.cache_format`), so telling a read review unchanged is comparing
     two digests, without reading its body. Different digests are not proof of a
-    change (another order of keys): the caller then compares as `compare` does."""
-    return blake2b(repr(fingerprint).encode(), digest_size=16).digest()
+    change (another order of keys): the caller then compares as `compare` does.
+    Eight bytes, as the fingerprint's own digests are: ten bytes a review in the index."""
+    return blake2b(repr(fingerprint).encode(), digest_size=8).digest()
 
 
 class ReviewChanges:

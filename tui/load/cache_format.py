@@ -333,15 +333,6 @@ def review_digest(review: Review) -> bytes:
     return fingerprint_digest(fingerprint(review))
 
 
-def fresh_digest(path: Path, raw: tuple) -> bytes:
-    """The fingerprint digest of a review just parsed, packed as a parse worker
-    packs it (9 fields: no digest yet, its body's bytes last)."""
-    title, repo, verdict, tags, line, column, pr, checks, blob = raw
-    return review_digest(
-        Review.packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks)
-    )
-
-
 def digests_of(reviews: tuple) -> tuple | None:
     """The fingerprint digests of an entry's cached reviews (None if one is not a tuple)."""
     try:

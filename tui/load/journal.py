@@ -24,8 +24,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tui.core.changes import FIELDS, fingerprint_digest, fingerprint_of
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, VERSION, Stamp, fresh_digest, stamp
+from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, VERSION, Stamp, stamp
 
 JOURNAL_SUFFIX = ".journal"
 BLOB = FINGERPRINT + 1
@@ -145,9 +146,21 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
     body = tuple([get(name, default) for name, default in _BODY_DEFAULTS])
     intern = sys.intern
     checks = len(get("focus", ())) + len(get("read_order", ()))
+    title, verdict, tags = (
+        fields["title"],
+        intern(fields["verdict"]),
+        tuple([intern(tag) for tag in fields["tags"]]),
+    )
+    # The fingerprint's digest here, from the fields at hand (`status` compares it):
+    # made later, it would be a body read and unpacked per review.
+    listed = {"title": title, "verdict": verdict, "tags": tags}
+    seen = fingerprint_of(
+        {name: listed[name] if name in listed else get(name, body_default(name)) for name in FIELDS},
+        lambda section: get(section, ()),
+    )
     return (
-        fields["title"], intern(fields["repo"]), intern(fields["verdict"]),
-        tuple([intern(tag) for tag in fields["tags"]]), line, column, get("pr"), checks, marshal.dumps(body),
+        title, intern(fields["repo"]), verdict, tags, line, column, get("pr"), checks,
+        fingerprint_digest(seen), marshal.dumps(body),
     )  # fmt: skip
 
 
@@ -174,9 +187,5 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
         before = stamp(path)
         result = load_file(path, build_review=_packed, build_item=_item)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
-        # The fingerprint digest here, where the body is at hand: read later, it
-        # would be a body read and unpacked per review (`status` compares it).
-        packed: list[tuple] = result.reviews  # type: ignore[assignment]  # what _packed made
-        reviews = tuple([(*raw[:FINGERPRINT], fresh_digest(path, raw), raw[FINGERPRINT]) for raw in packed])
-        out.append((name, before, reviews, problems))
+        out.append((name, before, tuple(result.reviews), problems))
     return out if journal is None else journal.append(out)
