@@ -230,7 +230,7 @@ def _marks(given: str | None, configured: str | None = None) -> ReadState:
     state file. The config is read (and a shared folder's code imported) only
     when there is one."""
     from tui.store import locations
-    from tui.store.state import open_marks
+    from tui.store.marks_at import open_marks
 
     if given is None and configured is None and locations.config_file().exists():
         from tui.store import config

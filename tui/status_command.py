@@ -94,7 +94,7 @@ def main(argv: Sequence[str]) -> int:
         warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
         return 2
     from tui import __version__
-    from tui.store.state import open_marks
+    from tui.store.marks_at import open_marks
 
     cache = ParseCache(locations.cache_file(), version_key=__version__)
     paths = args.paths or locations.default_paths()

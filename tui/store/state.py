@@ -35,22 +35,6 @@ FORMAT = "prdigest-tui/state"
 VERSION = 1
 
 
-def open_marks(where: str | Path | None) -> ReadState:
-    """The marks kept where `--state` or the config's `state:` says (a file, or
-    a shared folder: `locations.state_place`), else in the default state file.
-    Not loaded yet; a shared folder's code is imported only for one."""
-    from tui.store import locations
-
-    if where is None:
-        return ReadState(locations.state_file())
-    path, folder = locations.state_place(where)
-    if not folder:
-        return ReadState(path)
-    from tui.store.shared import open_state
-
-    return open_state(path, folder)
-
-
 class StateError(Exception):
     """The state file is a regular file but not a state file we can read: it is
     moved aside."""
@@ -391,6 +375,19 @@ def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
     return ours
 
 
+def _newer_seen(ours: Seen | None, theirs: Seen) -> bool:
+    """Whether `theirs` is the later; at one stamp, the greater fingerprint text
+    (as `journal` folds them: the same in any order)."""
+    if ours is None or theirs.at > ours.at:
+        return True
+    return (
+        theirs.at == ours.at
+        and isinstance(ours.fingerprint, str)
+        and isinstance(theirs.fingerprint, str)
+        and theirs.fingerprint > ours.fingerprint
+    )
+
+
 def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
     """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value."""
     changed = False
@@ -400,7 +397,7 @@ def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> 
         if read is not mine.read:
             changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
             mine.read = read
-        if their_marks.seen and (mine.seen is None or their_marks.seen.at > mine.seen.at):
+        if their_marks.seen and _newer_seen(mine.seen, their_marks.seen):
             mine.seen = their_marks.seen
             changed = True
         for item, their_mark in their_marks.items.items():
