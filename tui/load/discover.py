@@ -92,10 +92,13 @@ def _walk_names(folder: Path, real_folder: str, problems: list[Problem]) -> Iter
     last, prefix = "", ""
     for dirpath, name in _entries(os.fspath(folder), real_folder, problems):
         if dirpath is not last:
-            # `Path(dirpath) / name` as a string (what `Path` makes of "." and a trailing "/").
-            last = dirpath
-            prefix = "" if dirpath == "." else dirpath if dirpath.endswith("/") else dirpath + "/"
+            last, prefix = dirpath, _prefix(dirpath)
         yield prefix + name
+
+
+def _prefix(dirpath: str) -> str:
+    """What `str(Path(dirpath) / name)` puts before `name` (for "." and a trailing "/")."""
+    return "" if dirpath == "." else dirpath if dirpath.endswith("/") else dirpath + "/"
 
 
 def _entries(top: str, real_folder: str, problems: list[Problem]) -> Iterator[tuple[str, str]]:
@@ -128,7 +131,7 @@ def _entries(top: str, real_folder: str, problems: list[Problem]) -> Iterator[tu
                 if unsafe_name(name):
                     problems.append(_bad_name(base, name, "folder"))
                 elif not entry.is_symlink():
-                    listings.append(_listing(entry.path, problems))
+                    listings.append(_listing(_prefix(base) + name, problems))  # "a", not "./a"
                     break
                 continue
             if not _is_entry_name(name):
