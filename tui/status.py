@@ -13,10 +13,12 @@ A format is not Python's `str.format`: only these fields are filled in (`{{` and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from tui.core.views import R, View, unmuted
+if TYPE_CHECKING:  # at run time only where views are counted: `status` without a config has none
+    from tui.core.views import R, View
+    from tui.load.status_summary import Kind
 
 FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 NAMES = ("unread", "total", "updated", "deep")
@@ -56,6 +58,8 @@ def count(
     """The numbers a status line may show. Only the views in `wanted_views`
     are counted; `has_unchecked` and `matches` are needed only for views with
     `unchecked` or a search text (`needs_bodies`)."""
+    from tui.core.views import unmuted
+
     shown = unmuted(reviews, mute)
     unread = [review for review in shown if not is_read(review.key)]
     view_counts: dict[str, int] = {}
@@ -76,6 +80,45 @@ def count(
         total=len(shown),
         updated=sum(1 for review in shown if updated(review)),
         deep=sum(1 for review in unread if review.verdict == "deep"),
+        views=view_counts,
+    )
+
+
+def count_kinds(
+    kinds: Sequence[Kind],
+    kind_of: Sequence[int],
+    read: Sequence[bool],
+    updated: Iterable[int],
+    *,
+    views: Mapping[str, View],
+    mute: frozenset[str] = frozenset(),
+    wanted_views: frozenset[str] = frozenset(),
+) -> Counts:
+    """`count`, of reviews given as columns: review `i` is of kind
+    `kinds[kind_of[i]]` (what views and mutes look at: tags, verdict, repo),
+    read if `read[i]`; `updated` the reviews updated since read. What a kind
+    is is decided once a kind, not once a review. No view may read bodies."""
+    totals = [0] * len(kinds)
+    unread = [0] * len(kinds)
+    for kind, is_read in zip(kind_of, read, strict=True):
+        totals[kind] += 1
+        if not is_read:
+            unread[kind] += 1
+    shown = [not mute or mute.isdisjoint(kind.tags) for kind in kinds]
+    view_counts: dict[str, int] = {}
+    for name, view in views.items():
+        if name not in wanted_views:
+            continue
+        if view.unchecked or view.terms:
+            raise ValueError(f"view {name!r} reads review bodies")
+        view_counts[name] = sum(unread[k] for k, kind in enumerate(kinds) if shown[k] and view.admits(kind))
+    return Counts(
+        unread=sum(n for n, on in zip(unread, shown, strict=True) if on),
+        total=sum(n for n, on in zip(totals, shown, strict=True) if on),
+        updated=sum(1 for i in updated if shown[kind_of[i]]),
+        deep=sum(
+            n for n, on, kind in zip(unread, shown, kinds, strict=True) if on and kind.verdict == "deep"
+        ),
         views=view_counts,
     )
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tui.load.cache import ParseCache
     from tui.status import Counts
     from tui.store.config_cache import Settings
+    from tui.store.marks_copy import StatusMarks
     from tui.store.state import ReadState
 
 OPTIONS = ("--format", "--state", "--lang")
@@ -77,7 +78,6 @@ def main(argv: Sequence[str]) -> int:
         parsed = status_parser().parse_args(argv)
         args = Arguments(parsed.paths, parsed.format, parsed.state, parsed.lang)
     from tui import status
-    from tui.load.cache import ParseCache
     from tui.store import locations
 
     fmt = args.format if args.format is not None else _default_format(args.lang)
@@ -93,22 +93,40 @@ def main(argv: Sequence[str]) -> int:
         known = ", ".join(settings.views) or "none configured"
         warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
         return 2
-    from tui import __version__
-    from tui.store.marks_at import open_marks
-
-    cache = ParseCache(locations.cache_file(), version_key=__version__)
     paths = args.paths or locations.default_paths()
-    state = open_marks(args.state if args.state is not None else settings.state)
-    state.load(move_aside=False)  # status only reads
-    for warning in state.warnings:
-        warn(warning)
-    counts = None
+    where = args.state if args.state is not None else settings.state
+    counts = marks = None
     if not status.needs_bodies(settings.views, wanted):
-        counts = _lean_counts(paths, cache, state, settings, wanted)
+        counts, marks = _lean_counts(paths, where, settings, wanted)
     if counts is None:
+        from tui import __version__
+        from tui.load.cache import ParseCache
+        from tui.store.marks_copy import loaded
+
+        state = loaded(marks) if marks is not None else _read_marks(where)
+        cache = ParseCache(locations.cache_file(), version_key=__version__)
         counts = _library_counts(paths, cache, state, settings, wanted)
+        told = state.warnings
+    else:
+        from tui.store.marks_copy import warnings
+
+        told = warnings(marks)  # type: ignore[arg-type]
+    for warning in told:
+        warn(warning)
     out(status.render(fmt, counts) + "\n")
     return 0
+
+
+def _marks(where: str | None) -> ReadState:
+    from tui.store.marks_at import open_marks
+
+    return open_marks(where)
+
+
+def _read_marks(where: str | None) -> ReadState:
+    state = _marks(where)
+    state.load(move_aside=False)  # status only reads
+    return state
 
 
 def _default_format(lang: str | None) -> str:
@@ -120,30 +138,96 @@ def _default_format(lang: str | None) -> str:
 
 
 def _lean_counts(
-    paths: list[Path], cache: ParseCache, state: ReadState, settings: Settings, wanted: frozenset[str]
-) -> Counts | None:
-    """The count from the parse cache's index alone: no `Review` built, no body
-    read but those of read reviews whose fingerprint digest differs from the
-    one the marks keep. None when the cache cannot answer for every file."""
-    from tui import status
-    from tui.load.rows import cached_rows, changed_since_seen
+    paths: list[Path], where: str | None, settings: Settings, wanted: frozenset[str]
+) -> tuple[Counts | None, StatusMarks | None]:
+    """The count from `status`'s summary of the entry files and copy of the
+    marks (each made again when out of date: from the parse cache's index and
+    the state file), with no `Review` built and no body read but those of read
+    reviews whose digest is not made yet or differs from the one the marks
+    keep. None when the parse cache cannot answer for every file (and the
+    marks, if they were opened)."""
+    from tui import __version__, status
+    from tui.load import status_summary
+    from tui.load.discover import discover_names
+    from tui.store import locations
+    from tui.store.marks_copy import keep, loaded, open_status_marks
 
-    rows = cached_rows(paths, cache)
-    if rows is None:
-        return None
-    state.adopt_title_marks(rows)
-    marked = state.reviews  # most reviews have no marks: no call for them
+    made: list[ParseCache] = []
+
+    def parse_cache() -> ParseCache:
+        """The parse cache, for what the summary does not hold (its module imported only then)."""
+        if not made:
+            from tui.load.cache import ParseCache
+
+            made.append(ParseCache(locations.cache_file(), version_key=__version__))
+        return made[0]
+
+    names, _ = discover_names(paths)
+    stamps = status_summary.stamps_of(names)
+    if stamps is None:
+        return None, None
+    key = status_summary.version_key(__version__)
+    kept_at = locations.status_summary_file()
+    summary = status_summary.kept(kept_at, key, names, stamps) or status_summary.from_cache(
+        names, stamps, parse_cache(), key
+    )
+    if summary is None:
+        return None, None
+    if where is None:
+        plain: Path | None = locations.state_file()
+    else:
+        place, folder = locations.state_place(where)
+        plain = None if folder else place
+    marks = open_status_marks(plain, locations.marks_copy_file(), lambda: _marks(where))
+    keys = summary.keys
+    if marks.title_marks:  # `Marks.adopt_title_marks`, on the copy
+        titles = summary.titles()
+        if titles is None:
+            return None, marks
+        keys = list(keys)
+        known = marks.known
+        for row, old in titles.items():
+            if keys[row] not in known and old in known:
+                keys[row] = old
+    read = marks.read
+    is_read = [key in read for key in keys] if read else [False] * len(keys)
+    news = marks.news
+    candidates = [row for row, key in enumerate(keys) if key in news] if news else []
+    if not status_summary.fill_digests(summary, candidates, parse_cache):
+        return None, marks
+    updated = []
+    for row in candidates:
+        now, mark_key = summary.digests[row], keys[row]
+        if now == news[mark_key]:
+            continue  # the version the reader saw
+        verdict = marks.verdicts.get(mark_key)
+        if verdict is None or verdict[0] != now:
+            from tui.core.marks import changes
+
+            review = status_summary.review_at(summary, row, parse_cache())
+            if review is None:
+                return None, marks
+            full = loaded(marks)
+            full.adopt_title_marks([review])
+            verdict = marks.verdicts[mark_key] = (now, changes(full, review) is not None)
+            marks.dirty = True
+        if verdict[1]:
+            updated.append(row)
     try:
-        return status.count(
-            rows,
-            is_read=state.is_read,
-            updated=lambda row: row.key in marked and changed_since_seen(state, row),
+        counts = status.count_kinds(
+            summary.kinds,
+            summary.kind_of,
+            is_read,
+            updated,
             views=settings.views,
             mute=settings.mute,
             wanted_views=wanted,
         )
-    except (TypeError, ValueError):  # an entry of the cache is not what it writes
-        return None
+    except (TypeError, ValueError):
+        return None, marks
+    status_summary.keep(kept_at, summary)
+    keep(marks)
+    return counts, marks
 
 
 def _library_counts(

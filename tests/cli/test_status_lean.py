@@ -109,7 +109,8 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
     tmp_path: Path, isolated_dirs: dict[str, Path]
 ) -> None:
     """With the cache's bodies made unreadable, a body read would parse the
-    entry file again (importing the YAML parser): none is read for the read
+    entry file again (importing the YAML parser): once `status` has made the
+    read reviews' digests (the first warm call), none is read for the read
     reviews that did not change; the one edited is still counted."""
     folder = folder_with(tmp_path)
     state = tmp_path / "state.json"
@@ -129,6 +130,7 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
     )
     subprocess.run([sys.executable, "-c", mark], cwd=ROOT, env=os.environ.copy(), check=True, timeout=60)
     assert run(str(folder), "--state", str(state)).stdout == "0 unread · 0 updated\n"  # fills the cache
+    assert run(str(folder), "--state", str(state)).stdout == "0 unread · 0 updated\n"  # and the digests
 
     cache = isolated_dirs["XDG_CACHE_HOME"] / "prdigest-tui" / "parse-cache.marshal"
     data = cache.read_bytes()

@@ -16,9 +16,10 @@ file), a body that cannot be read is parsed again from its entry file: never
 trusted, never an error shown to the reader.
 
 A review in an index is a tuple: its list fields (title, repo, verdict, tags,
-line, column, pr), its checklist size, its fingerprint's digest
-(`tui.core.changes.fingerprint_digest`, column `FINGERPRINT`: `status` tells a
-read review unchanged by it, without its body) and where its body is.
+line, column, pr), its checklist size, a fingerprint digest column
+(`FINGERPRINT`, written empty: `NO_DIGEST`) and where its body is. Parsing
+makes no digest: `status` makes the few it needs, of read reviews only, and
+keeps them in its own summary (`tui.load.status_summary`).
 
 Apart from `tui.load.cache.ParseCache`, which decides which entries are kept
 and when they are saved: this module says what the bytes on disk are.
@@ -35,15 +36,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui.core.model import BODY, FileUpdate, Location, Problem, Review, body_default
+from tui.load.cache_version import VERSION as VERSION
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 8
-"""Bump when the model, the loader's rules or `tui.core.changes.fingerprint` change:
-old caches are then ignored."""
 
 FINGERPRINT = 8
-"""The column of a cached review holding its fingerprint's digest."""
+"""The column of a cached review once meant for its fingerprint's digest; written
+`NO_DIGEST` (a digest per review was a sixth more work for the parse workers)."""
+NO_DIGEST = b""
 
 Stamp = tuple[int, int]  # size, mtime_ns
 
@@ -273,8 +274,7 @@ def saved_records(
     compressed blocks, the first `first` entries in a record of their own (the
     first frame's: a start reads its index alone before drawing); the names of
     the files saved are added to `saved`. Each entry is (stamp, reviews,
-    problems, their fingerprint digests, or None to compute them from the
-    reviews)."""
+    problems, their digest column, or None for `NO_DIGEST`s)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
@@ -285,7 +285,7 @@ def saved_records(
         block, starts = made
         length = len(block)
         if digests is None or len(digests) != len(reviews):
-            digests = tuple(review_digest(review) for review in reviews)
+            digests = (NO_DIGEST,) * len(reviews)
         packed = tuple(
             (
                 r.title,
@@ -353,13 +353,6 @@ def _one_block(reviews: list[Review]) -> tuple[bytes, list[tuple[int, int]]] | N
         starts.append((start, start + len(blob)))
         start += len(blob)
     return (zlib.compress(b"".join(blobs), LEVEL) if blobs else b""), starts
-
-
-def review_digest(review: Review) -> bytes:
-    """The fingerprint digest a cached review keeps (its body is read for it)."""
-    from tui.core.changes import fingerprint, fingerprint_digest
-
-    return fingerprint_digest(fingerprint(review))
 
 
 def digests_of(reviews: tuple) -> tuple | None:

@@ -24,9 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tui.core.changes import FIELDS, fingerprint_digest, fingerprint_of
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, VERSION, Stamp, stamp
+from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, NO_DIGEST, VERSION, Stamp, stamp
 
 JOURNAL_SUFFIX = ".journal"
 BLOB = FINGERPRINT + 1
@@ -151,16 +150,9 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
         intern(fields["verdict"]),
         tuple([intern(tag) for tag in fields["tags"]]),
     )
-    # The fingerprint's digest here, from the fields at hand (`status` compares it):
-    # made later, it would be a body read and unpacked per review.
-    listed = {"title": title, "verdict": verdict, "tags": tags}
-    seen = fingerprint_of(
-        {name: listed[name] if name in listed else get(name, body_default(name)) for name in FIELDS},
-        lambda section: get(section, ()),
-    )
     return (
         title, intern(fields["repo"]), verdict, tags, line, column, get("pr"), checks,
-        fingerprint_digest(seen), marshal.dumps(body),
+        NO_DIGEST, marshal.dumps(body),
     )  # fmt: skip
 
 

@@ -18,9 +18,10 @@ import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from tui.core.views import View
+if TYPE_CHECKING:  # imported where a config is read: `status` without one needs no view
+    from tui.core.views import View
 
 FORMAT = "prdigest-tui/status-config"
 VERSION = 1
@@ -84,6 +85,7 @@ def _read(path: Path) -> Settings:
 
 
 def _kept(copy: Path, key: tuple) -> Settings | None:
+    from tui.core.views import View
     from tui.store.safe_read import UnfitFile, read_regular
 
     try:

@@ -91,6 +91,16 @@ def config_copy_file() -> Path:
     return _cache_dir() / "status-config.marshal"
 
 
+def status_summary_file() -> Path:
+    """What `status` needs of the entry files (`tui.load.status_summary`); in the cache folder."""
+    return _cache_dir() / "status-summary.marshal"
+
+
+def marks_copy_file() -> Path:
+    """What `status` needs of the state file (`tui.store.marks_copy`); in the cache folder."""
+    return _cache_dir() / "status-marks.marshal"
+
+
 def shared_cache_file(folder: Path) -> Path:
     """What a shared state folder's files merged to at the last start
     (`tui.store.shared_cache`): this machine's, in its cache folder, one per folder."""

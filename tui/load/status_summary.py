@@ -1,0 +1,315 @@
+"""What `status` needs of the entry files, kept in the cache folder: a status
+bar calls `status` every few seconds, and reading the parse cache's index
+(titles, places, every field of 10,000 reviews) was most of a call.
+
+The summary lists the entry files a walk found, in order, with the stamp
+(size, mtime_ns) each had, and for each review, once per key as the library
+keeps it: its key, its kind (repo, verdict, tags: shared by many reviews,
+kept once) and, for a review with a `pr:`, its `repo:title` key (marks made
+before it had one: `Marks.adopt_title_marks`). It is made from the parse
+cache's index, which answers only for files whose stamp it holds, so it is
+right exactly when the parse cache is: a file added, removed or whose stamp
+changed makes it a miss, and `status` reads the parse cache again.
+
+Fingerprint digests (`tui.core.changes.fingerprint_digest`), which tell a
+read review unchanged without its body, are made here, from the body, only
+for reviews the marks have read, when first asked for; then kept in the
+summary for the next call. The parse workers make none.
+
+A summary of another version, damaged, or not of the files found now is a
+miss, never an error; one that cannot be written is not kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from tui.core.model import Review
+    from tui.load.cache import ParseCache
+
+FORMAT = "prdigest-tui/status-summary"
+VERSION = 1
+"""Bump when what is kept, or how it is made, changes (with the parse cache's VERSION,
+which is part of the key: the loader's rules make the keys and kinds)."""
+MAX_BYTES = 64 * 1024 * 1024
+HEADER = 8
+
+
+class Kind(NamedTuple):
+    """What a review is, for views and mutes (`tui.core.views.View.admits`)."""
+
+    repo: str
+    verdict: str
+    tags: tuple[str, ...]
+
+
+class Summary:
+    """Rows as columns: `keys[i]` is of kind `kinds[kind_of[i]]`, in file
+    `names[file_of[i]]`, the `place_of[i]`th review of its cache entry."""
+
+    __slots__ = (
+        "_tail",
+        "_titles",
+        "digests",
+        "file_of",
+        "keys",
+        "kind_of",
+        "kinds",
+        "names",
+        "place_of",
+        "stamps",
+        "version_key",
+        "written",
+    )
+
+    def __init__(
+        self,
+        version_key: str,
+        names: list[str],
+        stamps: list[int],
+        keys: list[str],
+        kinds: list[Kind],
+        kind_of: list[int],
+        file_of: list[int],
+        place_of: list[int],
+        title_keys: dict[int, str] | None,
+        digests: dict[int, bytes],
+        tail: bytes = b"",
+    ) -> None:
+        self.version_key = version_key
+        self.names, self.stamps = names, stamps
+        self.keys, self.kinds, self.kind_of = keys, kinds, kind_of
+        self.file_of, self.place_of = file_of, place_of
+        self._titles, self._tail, self.digests = title_keys, tail, digests
+        self.written = False
+
+    def dumps(self) -> bytes:
+        """The summary, then its title keys apart (most of its bytes, and read
+        only for marks made under a title key): the first part's length, in
+        `HEADER` bytes, comes first."""
+        head = marshal.dumps(
+            (
+                FORMAT,
+                VERSION,
+                self.version_key,
+                tuple(self.names),
+                tuple(self.stamps),
+                tuple(self.keys),
+                tuple(tuple(kind) for kind in self.kinds),
+                tuple(self.kind_of),
+                tuple(self.file_of),
+                tuple(self.place_of),
+                self.digests,
+            )
+        )
+        return len(head).to_bytes(HEADER, "little") + head + marshal.dumps(self.titles() or {})
+
+    def titles(self) -> dict[int, str] | None:
+        """Each row with a `pr:`, its `repo:title` key (read from the file when
+        first asked for); None if what the file holds is damaged."""
+        if self._titles is None:
+            self._titles = _titles(self._tail, len(self.keys))
+            self._tail = b""
+        return self._titles
+
+
+def version_key(app_version: str) -> str:
+    from tui.load.cache_version import VERSION as PARSE_VERSION
+
+    return f"{app_version}/{PARSE_VERSION}"
+
+
+def stamps_of(names: Sequence[str]) -> list[int] | None:
+    """Size and mtime_ns of each file, flat; None if one cannot be stat'ed."""
+    out: list[int] = []
+    append = out.append
+    stat = os.stat
+    try:
+        for name in names:
+            info = stat(name)
+            append(info.st_size)
+            append(info.st_mtime_ns)
+    except (OSError, ValueError):
+        return None
+    return out
+
+
+def kept(path: Path, key: str, names: list[str], stamps: list[int]) -> Summary | None:
+    """The summary at `path` when it is one of these files as they are now."""
+    from tui.store.safe_read import UnfitFile, read_regular
+
+    try:
+        data = read_regular(path, MAX_BYTES)
+        length = int.from_bytes(data[:HEADER], "little")
+        if len(data) < HEADER + length:
+            return None
+        doc = marshal.loads(memoryview(data)[HEADER : HEADER + length])
+    except (OSError, UnfitFile, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(doc, tuple) and len(doc) == 11 and doc[0] == FORMAT and doc[1] == VERSION):
+        return None
+    _, _, their_key, their_names, their_stamps, keys, kinds, kind_of, file_of, place_of, digests = doc
+    if their_key != key or their_stamps != tuple(stamps) or their_names != tuple(names):
+        return None
+    try:
+        if not (
+            isinstance(keys, tuple)
+            and isinstance(kind_of, tuple)
+            and isinstance(file_of, tuple)
+            and isinstance(place_of, tuple)
+            and len(keys) == len(kind_of) == len(file_of) == len(place_of)
+            and isinstance(digests, dict)
+        ):
+            return None
+        made = [Kind(*kind) for kind in kinds]
+        for kind in made:
+            if not (
+                type(kind.repo) is str
+                and type(kind.verdict) is str
+                and type(kind.tags) is tuple
+                and all(type(tag) is str for tag in kind.tags)
+            ):
+                return None
+        # Ranges at C speed (a value not an int is a TypeError): a kept file is
+        # ours, written whole; what is checked here is that reading it cannot fail.
+        if keys and not (
+            min(kind_of) >= 0 and max(kind_of) < len(made) and min(file_of) >= 0 and max(file_of) < len(names)
+        ):
+            return None
+        if not all(type(where) is int and type(value) is bytes for where, value in digests.items()):
+            return None
+    except TypeError:
+        return None
+    summary = Summary(
+        key,
+        names,
+        stamps,
+        list(keys),
+        made,
+        list(kind_of),
+        list(file_of),
+        list(place_of),
+        None,
+        digests,
+        data[HEADER + length :],
+    )
+    summary.written = True
+    return summary
+
+
+def _titles(tail: bytes, rows: int) -> dict[int, str] | None:
+    try:
+        titles = marshal.loads(tail)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(titles, dict) or not all(
+        type(k) is int and 0 <= k < rows and type(v) is str for k, v in titles.items()
+    ):
+        return None
+    return titles
+
+
+def from_cache(names: list[str], stamps: list[int], cache: ParseCache, key: str) -> Summary | None:
+    """The summary of these files from the parse cache's index (loaded here);
+    None if it cannot answer for every file, or an entry is not what it writes."""
+    cache.load()
+    keys: list[str] = []
+    kinds: dict[Kind, int] = {}
+    kind_of: list[int] = []
+    file_of: list[int] = []
+    place_of: list[int] = []
+    titles: dict[int, str] = {}
+    seen: set[str] = set()
+    try:
+        for number, name in enumerate(names):
+            found = cache.index_of(name, (stamps[2 * number], stamps[2 * number + 1]))
+            if found is None:
+                return None
+            for place, raw in enumerate(found[0]):
+                if len(raw) not in (10, 13):  # what `cache_format.decode_review` reads
+                    return None
+                title, repo, verdict, tags, _, _, pr = raw[:7]
+                if not (type(title) is str and type(repo) is str and type(verdict) is str):
+                    return None
+                if type(tags) is not tuple or not all(type(tag) is str for tag in tags):
+                    return None
+                if pr is not None and type(pr) is not int:
+                    return None
+                title_key = f"{repo}:{title}"  # `review_key`, inlined
+                key_here = f"{repo}#{pr}" if pr is not None else title_key
+                if key_here in seen:
+                    continue  # the first of a duplicated key, in file order, as the library keeps
+                seen.add(key_here)
+                if pr is not None:
+                    titles[len(keys)] = title_key
+                keys.append(key_here)
+                kind_of.append(kinds.setdefault(Kind(repo, verdict, tags), len(kinds)))
+                file_of.append(number)
+                place_of.append(place)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return Summary(key, names, stamps, keys, list(kinds), kind_of, file_of, place_of, titles, {})
+
+
+def fill_digests(summary: Summary, wanted: Iterable[int], parse_cache: Callable[[], ParseCache]) -> bool:
+    """Make the fingerprint digests of the rows `wanted` that have none, from
+    their bodies in the parse cache (`parse_cache()`, loaded here, only if one
+    is missing). False if the cache cannot give one (it changed since the
+    summary was made)."""
+    from tui.core.changes import fingerprint, fingerprint_digest
+    from tui.load.cache_format import decode_review
+
+    missing = [row for row in wanted if row not in summary.digests]
+    if not missing:
+        return True
+    cache = parse_cache()
+    cache.load()
+    stamps = summary.stamps
+    for row in missing:
+        number = summary.file_of[row]
+        name = summary.names[number]
+        found = cache.index_of(name, (stamps[2 * number], stamps[2 * number + 1]))
+        if found is None:
+            return False
+        reviews, source = found
+        try:
+            review = decode_review(Path(name), reviews[summary.place_of[row]], source)
+            summary.digests[row] = fingerprint_digest(fingerprint(review))
+        except (TypeError, ValueError, IndexError):
+            return False
+        summary.written = False
+    return True
+
+
+def review_at(summary: Summary, row: int, cache: ParseCache) -> Review | None:
+    """The whole review of a row, its body from the parse cache; None if it cannot give it."""
+    from tui.load.cache_format import decode_review
+
+    cache.load()
+    number = summary.file_of[row]
+    name = summary.names[number]
+    found = cache.index_of(name, (summary.stamps[2 * number], summary.stamps[2 * number + 1]))
+    if found is None:
+        return None
+    try:
+        return decode_review(Path(name), found[0][summary.place_of[row]], found[1])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def keep(path: Path, summary: Summary) -> None:
+    """Write the summary (atomically) unless it is on disk as it is; never an error."""
+    if summary.written:
+        return
+    from tui.store.atomic import write_atomic
+
+    with contextlib.suppress(OSError, ValueError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, summary.dumps())
+        summary.written = True
