@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # at run time only where views are counted: `status` without a config has none
     from tui.core.views import R, View
-    from tui.load.status_summary import Kind
+    from tui.load.status_summary import Summary as Columns
 
 FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 NAMES = ("unread", "total", "updated", "deep")
@@ -84,9 +84,8 @@ def count(
     )
 
 
-def count_kinds(
-    kinds: Sequence[Kind],
-    kind_of: Sequence[int],
+def count_columns(
+    summary: Columns,
     read: Sequence[bool],
     updated: Iterable[int],
     *,
@@ -94,31 +93,44 @@ def count_kinds(
     mute: frozenset[str] = frozenset(),
     wanted_views: frozenset[str] = frozenset(),
 ) -> Counts:
-    """`count`, of reviews given as columns: review `i` is of kind
-    `kinds[kind_of[i]]` (what views and mutes look at: tags, verdict, repo),
-    read if `read[i]`; `updated` the reviews updated since read. What a kind
-    is is decided once a kind, not once a review. No view may read bodies."""
-    totals = [0] * len(kinds)
-    unread = [0] * len(kinds)
-    for kind, is_read in zip(kind_of, read, strict=True):
-        totals[kind] += 1
-        if not is_read:
-            unread[kind] += 1
-    shown = [not mute or mute.isdisjoint(kind.tags) for kind in kinds]
+    """`count`, of reviews given as columns (`tui.load.status_summary.Summary`):
+    review `i` is read if `read[i]`; `updated` the reviews updated since read.
+    Tags are bits of one int a review, so a view or a mute is a mask (and what
+    `View.admits` says is said with ints). No view may read bodies."""
+    bit = {tag: 1 << number for number, tag in enumerate(summary.tags)}
+    tags_of, verdict_of, repo_of = summary.tags_of, summary.verdict_of, summary.repo_of
+    muted = sum(bit.get(tag, 0) for tag in mute)
+    if muted:
+        shown = [not tags & muted for tags in tags_of]
+        unread = [i for i, is_read in enumerate(read) if not is_read and shown[i]]
+        total = sum(shown)
+        updated = [i for i in updated if shown[i]]
+    else:
+        unread = [i for i, is_read in enumerate(read) if not is_read]
+        total = len(read)
+    deep = summary.verdicts.index("deep") if "deep" in summary.verdicts else -1
     view_counts: dict[str, int] = {}
     for name, view in views.items():
         if name not in wanted_views:
             continue
         if view.unchecked or view.terms:
             raise ValueError(f"view {name!r} reads review bodies")
-        view_counts[name] = sum(unread[k] for k, kind in enumerate(kinds) if shown[k] and view.admits(kind))
+        listed = unread
+        if view.tags:
+            tags = sum(bit.get(tag, 0) for tag in view.tags)
+            listed = [i for i in listed if tags_of[i] & tags]
+        if view.verdicts:
+            verdicts = {n for n, verdict in enumerate(summary.verdicts) if verdict in view.verdicts}
+            listed = [i for i in listed if verdict_of[i] in verdicts]
+        if view.repos:
+            repos = {n for n, repo in enumerate(summary.repos) if repo in view.repos}
+            listed = [i for i in listed if repo_of[i] in repos]
+        view_counts[name] = len(listed)
     return Counts(
-        unread=sum(n for n, on in zip(unread, shown, strict=True) if on),
-        total=sum(n for n, on in zip(totals, shown, strict=True) if on),
-        updated=sum(1 for i in updated if shown[kind_of[i]]),
-        deep=sum(
-            n for n, on, kind in zip(unread, shown, kinds, strict=True) if on and kind.verdict == "deep"
-        ),
+        unread=len(unread),
+        total=total,
+        updated=sum(1 for _ in updated),
+        deep=sum(1 for i in unread if verdict_of[i] == deep),
         views=view_counts,
     )
 

@@ -214,14 +214,8 @@ def _lean_counts(
         if verdict[1]:
             updated.append(row)
     try:
-        counts = status.count_kinds(
-            summary.kinds,
-            summary.kind_of,
-            is_read,
-            updated,
-            views=settings.views,
-            mute=settings.mute,
-            wanted_views=wanted,
+        counts = status.count_columns(
+            summary, is_read, updated, views=settings.views, mute=settings.mute, wanted_views=wanted
         )
     except (TypeError, ValueError):
         return None, marks

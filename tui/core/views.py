@@ -9,24 +9,12 @@ listed under their own tag, where the reader went looking for them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, TypeVar
 
 from tui.core.model import VERDICTS, Listed, Review
 from tui.core.search import SearchIndex, terms
 
 R = TypeVar("R", bound=Listed)
-
-
-class Kind(Protocol):
-    """What a view or a mute looks at: a `Listed` review is one, and so is
-    `status`'s kind of review (`tui.load.status_summary.Kind`)."""
-
-    @property
-    def repo(self) -> str: ...
-    @property
-    def verdict(self) -> str: ...
-    @property
-    def tags(self) -> tuple[str, ...]: ...
 
 
 class View(NamedTuple):
@@ -41,7 +29,7 @@ class View(NamedTuple):
     unchecked: bool = False
     search: str = ""
 
-    def admits(self, review: Kind) -> bool:
+    def admits(self, review: Listed) -> bool:
         """What the review is (tags, verdict, repo): the part no mark changes."""
         return (
             (not self.tags or not self.tags.isdisjoint(review.tags))
@@ -54,7 +42,7 @@ class View(NamedTuple):
         return terms(self.search)
 
 
-def is_muted(review: Kind, mute: frozenset[str]) -> bool:
+def is_muted(review: Listed, mute: frozenset[str]) -> bool:
     return bool(mute) and not mute.isdisjoint(review.tags)
 
 

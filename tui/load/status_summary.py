@@ -27,7 +27,7 @@ import marshal
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tui.core.model import Review
@@ -41,17 +41,12 @@ MAX_BYTES = 64 * 1024 * 1024
 HEADER = 8
 
 
-class Kind(NamedTuple):
-    """What a review is, for views and mutes (`tui.core.views.View.admits`)."""
-
-    repo: str
-    verdict: str
-    tags: tuple[str, ...]
-
-
 class Summary:
-    """Rows as columns: `keys[i]` is of kind `kinds[kind_of[i]]`, in file
-    `names[file_of[i]]`, the `place_of[i]`th review of its cache entry."""
+    """Rows as columns: review `i` has key `keys[i]`, repo `repos[repo_of[i]]`,
+    verdict `verdicts[verdict_of[i]]` and the tags `tags[b]` for each bit `b`
+    set in `tags_of[i]`; it is in file `names[file_of[i]]`, the
+    `place_of[i]`th review of its cache entry. (Columns of small ints: they
+    are read back with no object made per review but the key.)"""
 
     __slots__ = (
         "_tail",
@@ -59,35 +54,48 @@ class Summary:
         "digests",
         "file_of",
         "keys",
-        "kind_of",
-        "kinds",
         "names",
         "place_of",
+        "repo_of",
+        "repos",
         "stamps",
+        "tags",
+        "tags_of",
+        "verdict_of",
+        "verdicts",
         "version_key",
         "written",
     )
 
-    def __init__(
-        self,
-        version_key: str,
-        names: list[str],
-        stamps: list[int],
-        keys: list[str],
-        kinds: list[Kind],
-        kind_of: list[int],
-        file_of: list[int],
-        place_of: list[int],
-        title_keys: dict[int, str] | None,
-        digests: dict[int, bytes],
-        tail: bytes = b"",
-    ) -> None:
+    def __init__(self, version_key: str, names: list[str], stamps: list[int]) -> None:
         self.version_key = version_key
         self.names, self.stamps = names, stamps
-        self.keys, self.kinds, self.kind_of = keys, kinds, kind_of
-        self.file_of, self.place_of = file_of, place_of
-        self._titles, self._tail, self.digests = title_keys, tail, digests
+        self.keys: list[str] = []
+        self.repos: list[str] = []
+        self.verdicts: list[str] = []
+        self.tags: list[str] = []
+        self.repo_of: list[int] = []
+        self.verdict_of: list[int] = []
+        self.tags_of: list[int] = []
+        self.file_of: list[int] = []
+        self.place_of: list[int] = []
+        self.digests: dict[int, bytes] = {}
+        self._titles: dict[int, str] | None = {}
+        self._tail = b""
         self.written = False
+
+    def columns(self) -> tuple:
+        return (
+            tuple(self.keys),
+            tuple(self.repos),
+            tuple(self.verdicts),
+            tuple(self.tags),
+            tuple(self.repo_of),
+            tuple(self.verdict_of),
+            tuple(self.tags_of),
+            tuple(self.file_of),
+            tuple(self.place_of),
+        )
 
     def dumps(self) -> bytes:
         """The summary, then its title keys apart (most of its bytes, and read
@@ -100,11 +108,7 @@ class Summary:
                 self.version_key,
                 tuple(self.names),
                 tuple(self.stamps),
-                tuple(self.keys),
-                tuple(tuple(kind) for kind in self.kinds),
-                tuple(self.kind_of),
-                tuple(self.file_of),
-                tuple(self.place_of),
+                self.columns(),
                 self.digests,
             )
         )
@@ -152,53 +156,49 @@ def kept(path: Path, key: str, names: list[str], stamps: list[int]) -> Summary |
         doc = marshal.loads(memoryview(data)[HEADER : HEADER + length])
     except (OSError, UnfitFile, EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(doc, tuple) and len(doc) == 11 and doc[0] == FORMAT and doc[1] == VERSION):
+    if not (isinstance(doc, tuple) and len(doc) == 7 and doc[0] == FORMAT and doc[1] == VERSION):
         return None
-    _, _, their_key, their_names, their_stamps, keys, kinds, kind_of, file_of, place_of, digests = doc
+    _, _, their_key, their_names, their_stamps, columns, digests = doc
     if their_key != key or their_stamps != tuple(stamps) or their_names != tuple(names):
         return None
+    summary = Summary(key, names, stamps)
     try:
+        keys, repos, verdicts, tags, repo_of, verdict_of, tags_of, file_of, place_of = columns
+        rows = len(keys)
         if not (
-            isinstance(keys, tuple)
-            and isinstance(kind_of, tuple)
-            and isinstance(file_of, tuple)
-            and isinstance(place_of, tuple)
-            and len(keys) == len(kind_of) == len(file_of) == len(place_of)
-            and isinstance(digests, dict)
+            all(type(column) is tuple for column in columns)
+            and all(len(column) == rows for column in (repo_of, verdict_of, tags_of, file_of, place_of))
+            and all(type(name) is str for vocabulary in (repos, verdicts, tags) for name in vocabulary)
+            and type(digests) is dict
+            and all(type(row) is int and type(value) is bytes for row, value in digests.items())
         ):
             return None
-        made = [Kind(*kind) for kind in kinds]
-        for kind in made:
-            if not (
-                type(kind.repo) is str
-                and type(kind.verdict) is str
-                and type(kind.tags) is tuple
-                and all(type(tag) is str for tag in kind.tags)
-            ):
-                return None
         # Ranges at C speed (a value not an int is a TypeError): a kept file is
         # ours, written whole; what is checked here is that reading it cannot fail.
-        if keys and not (
-            min(kind_of) >= 0 and max(kind_of) < len(made) and min(file_of) >= 0 and max(file_of) < len(names)
+        if rows and not (
+            min(repo_of) >= 0
+            and max(repo_of) < len(repos)
+            and min(verdict_of) >= 0
+            and max(verdict_of) < len(verdicts)
+            and min(tags_of) >= 0
+            and max(tags_of) < 1 << len(tags)
+            and min(file_of) >= 0
+            and max(file_of) < len(names)
+            and min(place_of) >= 0
         ):
             return None
-        if not all(type(where) is int and type(value) is bytes for where, value in digests.items()):
-            return None
-    except TypeError:
+    except (TypeError, ValueError):
         return None
-    summary = Summary(
-        key,
-        names,
-        stamps,
+    summary.keys, summary.repos, summary.verdicts, summary.tags = (
         list(keys),
-        made,
-        list(kind_of),
-        list(file_of),
-        list(place_of),
-        None,
-        digests,
-        data[HEADER + length :],
+        list(repos),
+        list(verdicts),
+        list(tags),
     )
+    summary.repo_of, summary.verdict_of, summary.tags_of = list(repo_of), list(verdict_of), list(tags_of)
+    summary.file_of, summary.place_of = list(file_of), list(place_of)
+    summary.digests = digests
+    summary._titles, summary._tail = None, data[HEADER + length :]
     summary.written = True
     return summary
 
@@ -219,12 +219,12 @@ def from_cache(names: list[str], stamps: list[int], cache: ParseCache, key: str)
     """The summary of these files from the parse cache's index (loaded here);
     None if it cannot answer for every file, or an entry is not what it writes."""
     cache.load()
-    keys: list[str] = []
-    kinds: dict[Kind, int] = {}
-    kind_of: list[int] = []
-    file_of: list[int] = []
-    place_of: list[int] = []
-    titles: dict[int, str] = {}
+    summary = Summary(key, names, stamps)
+    keys, titles = summary.keys, summary._titles
+    assert titles is not None
+    repos: dict[str, int] = {}
+    verdicts: dict[str, int] = {}
+    bits: dict[str, int] = {}
     seen: set[str] = set()
     try:
         for number, name in enumerate(names):
@@ -249,12 +249,18 @@ def from_cache(names: list[str], stamps: list[int], cache: ParseCache, key: str)
                 if pr is not None:
                     titles[len(keys)] = title_key
                 keys.append(key_here)
-                kind_of.append(kinds.setdefault(Kind(repo, verdict, tags), len(kinds)))
-                file_of.append(number)
-                place_of.append(place)
+                summary.repo_of.append(repos.setdefault(repo, len(repos)))
+                summary.verdict_of.append(verdicts.setdefault(verdict, len(verdicts)))
+                mask = 0
+                for tag in tags:
+                    mask |= 1 << bits.setdefault(tag, len(bits))
+                summary.tags_of.append(mask)
+                summary.file_of.append(number)
+                summary.place_of.append(place)
     except (TypeError, ValueError, IndexError):
         return None
-    return Summary(key, names, stamps, keys, list(kinds), kind_of, file_of, place_of, titles, {})
+    summary.repos, summary.verdicts, summary.tags = list(repos), list(verdicts), list(bits)
+    return summary
 
 
 def fill_digests(summary: Summary, wanted: Iterable[int], parse_cache: Callable[[], ParseCache]) -> bool:
