@@ -122,8 +122,8 @@ def review_key(repo: str, pr: int | None, title: str) -> str:
 
 class Listed(Protocol):
     """What a review is without its body: what counting and muting read. A
-    `Review` is one; so is a row read from the parse cache's index alone
-    (`tui.load.rows`), which `status` counts without building reviews."""
+    `Review` is one. (`status` counts without building reviews, from columns:
+    `tui.load.status_summary`.)"""
 
     @property
     def key(self) -> str: ...

@@ -174,9 +174,8 @@ class ParseCache:
         """`path`'s reviews as the index holds them, undecoded (each a tuple:
         title, repo, verdict, tags, line, column, pr, ...), and where their
         bodies are (for `cache_format.decode_review`); None unless size and
-        mtime still match. For readers that only count (`tui.load.rows`): no
-        `Review` is built. Column `cache_format.FINGERPRINT` of each is its
-        fingerprint's digest."""
+        mtime still match. For readers that only count (`status`'s summary,
+        `tui.load.status_summary`): no `Review` is built."""
         entry = self._raw.get(str(path))
         if entry is None or current is None or entry[0] != current:
             return None
