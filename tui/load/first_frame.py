@@ -27,6 +27,7 @@ from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import discover
 from tui.load.journal import Journal, parse_files
+from tui.load.pool import Pool, collect, fork_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -74,6 +75,7 @@ class FirstPart:
     ) -> None:
         self.cache, self.hits, self.parse, self.later, self.missing = cache, hits, parse, later, missing
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
+        self.pool: Pool | None = None  # workers parsing the files the cache never saw, started now
 
 
 def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:
@@ -85,8 +87,11 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     other core while this process imports Textual and builds the app;
     without a parse cache (a first start, an upgrade) this takes the parser's
     import (PyYAML compiles its regular expressions), the loader's and
-    the parsing off the way to the first frame. Forking is safe only before
-    any thread starts, hence before Textual.
+    the parsing off the way to the first frame. And when the cache has never
+    seen `PROCESS_THRESHOLD` or more of the other files, the parse workers for
+    those are forked now too (`tui.load.pool`): they parse while Textual is
+    imported and the first frame drawn. Forking is safe only before any
+    thread starts, hence before Textual.
     """
     with _collector_off():
         files, missing = discover(paths)
@@ -97,6 +102,10 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     first = FirstPart(cache, hits, parse, later + rest, missing)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
+    if fork:
+        unseen = [path for path in first.later if not cache.has(path)]  # misses, without a `stat`
+        if len(unseen) >= PROCESS_THRESHOLD:
+            first.pool = fork_pool(unseen, cache.path, cache.version_key)
     return first
 
 
@@ -270,6 +279,7 @@ async def parse_in_background(
     deliver: Callable[[dict[Path, FileUpdate | None]], None],
     progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
+    pool: Pool | None = None,
 ) -> None:
     """Parse `misses`, store them in the cache and `deliver` them in batches
     (a file gone since the scan as None, see `ParseCache.store`).
@@ -277,22 +287,25 @@ async def parse_in_background(
     Many files go to `workers` child processes (`tui.load.workers`), so both
     cores parse; a few are parsed in a thread, which starts quicker. What is
     parsed goes to the cache's journals as it is parsed (see `tui.load.journal`).
+    `pool`: workers forked at start (`plan_first_part`) already parsing some of
+    `misses`; their answers are taken first, then the rest is parsed as above.
     """
     batch: dict[Path, FileUpdate | None] = {}
     done = 0
+    total = len(misses)
     last = time.monotonic()
     wait = FLUSH_S
     shown = 0.0  # when progress was last shown
     journal = cache.journal()  # for what is parsed here, in threads
 
-    def receive(answer: list | tuple) -> None:
+    def receive(answer: list | tuple, paths: list[Path] | None = None) -> None:
         nonlocal batch, done, last, wait, shown
-        decoded = cache.store(answer)
+        decoded = cache.store(answer, paths)
         batch.update(decoded)
         done += len(decoded)
         now = time.monotonic()
-        if progress is not None and (now - shown >= FLUSH_S or done == len(misses)):
-            progress(done, len(misses))  # a redraw of the status bar: a few a second, not one a task
+        if progress is not None and (now - shown >= FLUSH_S or done == total):
+            progress(done, total)  # a redraw of the status bar: a few a second, not one a task
             shown = now
         if now - last >= wait:
             began = time.monotonic()
@@ -300,11 +313,18 @@ async def parse_in_background(
             last = time.monotonic()
             batch, wait = {}, max(FLUSH_S, FLUSH_SHARE * (last - began))
 
-    if len(misses) < PROCESS_THRESHOLD or workers < 2:
+    if pool is not None:
+        try:
+            pooled = set(map(str, pool.paths))
+            others = [path for path in misses if str(path) not in pooled]
+            misses = others + await collect(pool, receive)  # and the files no worker answered for
+        finally:
+            pool.stop()
+    if misses and (len(misses) < PROCESS_THRESHOLD or workers < 2):
         names = [str(path) for path in misses]
         for start in range(0, len(names), CHUNK):
             receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
-    else:
+    elif misses:
         command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
         processes = [await _start_worker(command) for _ in range(workers)]
         # Made while the workers start (~0.1 s: Python and the parser's imports).

@@ -156,7 +156,7 @@ def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -
     return (section, text, refs, item_id)
 
 
-def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
+def parse_files(paths: list[str] | list[Path], journal: Journal | None = None) -> Any:
     """Parse files into cache entries (plain tuples), in a worker process or thread.
 
     Returns what `ParseCache.store` takes, so nothing is encoded twice and the
@@ -167,8 +167,9 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
     from tui.load.parse import load_file
 
     out = []
-    for name in paths:
-        path = Path(name)
+    for given in paths:
+        path = given if isinstance(given, Path) else Path(given)
+        name = str(path)
         before = stamp(path)
         result = load_file(path, build_review=_packed, build_item=_item)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)

@@ -63,6 +63,7 @@ class Loads:
         self.cache_save_quiet_s = CACHE_SAVE_QUIET_S
         self._first = first
         self._rest: list[Path] = []  # files the first frame did not show
+        self._pool = first.pool if first is not None else None  # parsing since the command line
         self._stop_watch = asyncio.Event()
         self._pending: set[Path] = set()
         self._applying = False
@@ -98,10 +99,12 @@ class Loads:
                     reader.load_progress = (done, total)
                     reader.refresh_status()
 
-                await parse_in_background(misses, self.cache, reader.deliver, progress)
+                await parse_in_background(misses, self.cache, reader.deliver, progress, pool=self._pool)
                 reader.load_progress = None
                 reader.refresh_status()
         finally:
+            if self._pool is not None:
+                self._pool.stop()  # nothing left for it (or cancelled): its workers end now
             runtime.loaded()  # `tui.cli.run` starts with the collector off
         self.save_cache()
         reader.loaded()  # views naming unknown tags, and news for `notify:`

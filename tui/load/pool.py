@@ -1,0 +1,237 @@
+"""Parse workers forked before Textual is imported, for a first load.
+
+When the parse cache has never seen many of the files (a first start, a new
+folder, an upgrade), the command line knows which files must be parsed before
+it imports Textual (`tui.load.first_frame.plan_first_part`). It forks the
+workers then: each starts with this process's memory (the interpreter and the
+file list are there, no start-up of its own), imports the parser and parses
+while the reader imports Textual and draws its first frame; the reader picks
+up the answers once its event loop runs (`collect`).
+
+Tasks: the files are cut into chunks (ranges of the list), and every chunk's
+number is written to one pipe the workers share, 4 bytes each, before any
+worker starts. A worker reads the next number when it has answered the last
+(a pipe's read of 4 bytes is atomic, and every write was 4 bytes): a quicker
+or less interrupted worker takes more. Answers: each worker writes frames
+(8-byte length, then `marshal` of the chunk's number and its
+`tui.load.journal.parse_files` answer) to a pipe of its own, made as large as
+the system allows so that a worker is not held up while the reader is still
+starting. Each task's entries go to the worker's journal first, so what was
+parsed survives a reader that quits at once.
+
+Forking is safe only before any thread starts: hence before Textual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import marshal
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+POOL_CHUNK = 48
+"""Files per task, at most: few answers for the reader to take in."""
+MIN_POOL_CHUNK = 4
+"""Tasks get smaller towards the end, down to this many files, so that the
+workers finish together (the files' sizes are not known: no `stat` here)."""
+NICE = 5
+"""The workers yield to the reader: its start, its first frame and its keys
+come first; they use what the reader leaves of both cores."""
+PIPE_BYTES = 1 << 20
+"""The answers' pipes are made this large (if the system allows), about all a
+worker's answers at 10,000 files: it need not wait for the reader to start."""
+_TOKEN = 4
+
+
+class Pool:
+    """Worker processes forked to parse `paths`, cut into `chunks`."""
+
+    def __init__(self, paths: list[Path], chunks: list[tuple[int, int]]) -> None:
+        self.paths = paths
+        self.chunks = chunks
+        self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
+
+    def files(self, chunk: int) -> list[Path]:
+        start, end = self.chunks[chunk]
+        return self.paths[start:end]
+
+    def stop(self) -> None:
+        """End the workers that still run (a load that was cancelled) and reap
+        them all; close the pipes not handed to `collect`."""
+        workers, self.workers = self.workers, []
+        for pid, fd in workers:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            _end(pid)
+
+
+def chunks_of(count: int, workers: int) -> list[tuple[int, int]]:
+    """`count` files as tasks of at most `POOL_CHUNK`, smaller towards the end."""
+    chunks = []
+    start = 0
+    while start < count:
+        size = max(MIN_POOL_CHUNK, min(POOL_CHUNK, (count - start) // (4 * workers)))
+        chunks.append((start, min(count, start + size)))
+        start += size
+    return chunks
+
+
+def fork_pool(paths: list[Path], cache_path: Path | None, version_key: str, workers: int = 2) -> Pool | None:
+    """Fork `workers` processes parsing `paths` (into journals next to
+    `cache_path`, if any); None if the pool cannot be started."""
+    if not paths or not hasattr(os, "fork"):
+        return None
+    pool = Pool(paths, chunks_of(len(paths), workers))
+    tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
+    try:
+        tasks_read, tasks_write = os.pipe()
+    except OSError:
+        return None
+    try:
+        _grow(tasks_write, len(tokens))
+        os.set_blocking(tasks_write, False)
+        written = os.write(tasks_write, tokens)
+    except OSError:
+        written = -1
+    finally:
+        os.close(tasks_write)  # the workers see the end of the tasks once they are taken
+    if written != len(tokens):
+        os.close(tasks_read)
+        return None
+    try:
+        for _ in range(workers):
+            started = _fork_worker(pool, tasks_read, cache_path, version_key)
+            if started is not None:
+                pool.workers.append(started)
+    finally:
+        os.close(tasks_read)
+    return pool if pool.workers else None
+
+
+def _grow(fd: int, size: int) -> None:
+    """Make a pipe hold `size` bytes, if the system lets it (Linux)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setting is not None and size > 0:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, setting, size)
+
+
+def _fork_worker(pool: Pool, tasks: int, cache_path: Path | None, version_key: str) -> tuple[int, int] | None:
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    _grow(write_end, PIPE_BYTES)
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the child: parse, answer, and leave without running anything of the parent's
+        code = 1
+        try:
+            os.close(read_end)
+            for _, other in pool.workers:
+                os.close(other)
+            _work(pool, tasks, write_end, cache_path, version_key)
+            code = 0
+        except BaseException:  # noqa: BLE001, S110  # whatever happens, the reader parses what is left
+            pass
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _work(pool: Pool, tasks: int, out: int, cache_path: Path | None, version_key: str) -> None:
+    """A worker's life: tasks until there are none, each answered on `out`."""
+    import gc
+
+    gc.disable()  # a short-lived process building many objects: collections only cost time
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # the reader's terminal is not the worker's to write to, or read from
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
+    from tui.load.journal import Journal, parse_files
+
+    journal = Journal(cache_path, version_key) if cache_path is not None else None
+    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
+        chunk = int.from_bytes(token, "little")
+        data = marshal.dumps((chunk, parse_files(pool.files(chunk), journal)))
+        view = memoryview(len(data).to_bytes(8, "little") + data)
+        while view:
+            view = view[os.write(out, view) :]
+
+
+async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None]) -> list[Path]:
+    """Hand each answer to `receive` (with the files it answers for), until the
+    workers are done; the files no worker answered for (one died, or wrote
+    nonsense), to be parsed elsewhere. The workers are reaped, or ended if this
+    is cancelled."""
+    loop = asyncio.get_running_loop()
+    answered: set[int] = set()
+
+    async def read(pipe: BinaryIO) -> None:
+        stream = asyncio.StreamReader(limit=1 << 24)
+        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), pipe)
+        try:
+            while True:
+                try:
+                    head = await stream.readexactly(8)
+                except asyncio.IncompleteReadError:
+                    return  # the worker is done (or died between two answers)
+                chunk, answer = marshal.loads(await stream.readexactly(int.from_bytes(head, "little")))
+                if not (isinstance(chunk, int) and 0 <= chunk < len(pool.chunks)) or chunk in answered:
+                    raise ValueError("not a task of this pool")
+                files = pool.files(chunk)
+                if not _answers(answer, len(files)):
+                    raise ValueError("not an answer to the task")
+                answered.add(chunk)
+                receive(answer, files)
+        except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
+            return  # the worker died mid-answer, or wrote nonsense: `stop` ends it
+        finally:
+            transport.close()
+
+    workers, pool.workers = pool.workers, []
+    pipes = [open(fd, "rb", buffering=0) for _, fd in workers]  # noqa: SIM115  # closed below
+    try:
+        await asyncio.gather(*(read(pipe) for pipe in pipes))
+    finally:
+        for pipe in pipes:
+            pipe.close()  # if its transport has not: a worker blocked on a full pipe then ends too
+        for pid, _ in workers:
+            _end(pid)
+    return [path for n in range(len(pool.chunks)) if n not in answered for path in pool.files(n)]
+
+
+def _answers(answer: object, files: int) -> bool:
+    """Is `answer` what `parse_files` answers for `files` files (as far as its shape goes)?"""
+    if isinstance(answer, tuple) and len(answer) == 3:
+        journal, bodies_at, answer = answer
+        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
+            return False
+    return isinstance(answer, list) and len(answer) == files
+
+
+def _end(pid: int) -> None:
+    """Kill a worker if it still runs, and reap it."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass
