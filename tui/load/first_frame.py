@@ -27,7 +27,7 @@ from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import discover
 from tui.load.journal import Journal, parse_files
-from tui.load.pool import Pool, collect, fork_pool
+from tui.load.pool import Pool, collect, start_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -89,7 +89,7 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     import (PyYAML compiles its regular expressions), the loader's and
     the parsing off the way to the first frame. And when the cache has never
     seen `PROCESS_THRESHOLD` or more of the other files, the parse workers for
-    those are forked now too (`tui.load.pool`): they parse while Textual is
+    those are started now too (`tui.load.pool`): they parse while Textual is
     imported and the first frame drawn. Forking is safe only before any
     thread starts, hence before Textual.
     """
@@ -105,7 +105,7 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     if fork:
         unseen = [path for path in first.later if not cache.has(path)]  # misses, without a `stat`
         if len(unseen) >= PROCESS_THRESHOLD:
-            first.pool = fork_pool(unseen, cache.path, cache.version_key)
+            first.pool = start_pool(unseen, cache.path, cache.version_key)
     return first
 
 

@@ -1,34 +1,33 @@
-"""Parse workers forked before Textual is imported, for a first load.
+"""Parse workers started before Textual is imported, for a first load.
 
 When the parse cache has never seen many of the files (a first start, a new
 folder, an upgrade), the command line knows which files must be parsed before
-it imports Textual (`tui.load.first_frame.plan_first_part`). It forks the
-workers then: each starts with this process's memory (the interpreter and the
-file list are there, no start-up of its own), imports the parser and parses
-while the reader imports Textual and draws its first frame; the reader picks
-up the answers once its event loop runs (`collect`).
+it imports Textual (`tui.load.first_frame.plan_first_part`), and starts the
+workers then (`python -m tui.load.workers --pool`): they parse while the reader
+imports Textual and draws its first frame, and the reader takes their answers
+once its event loop runs (`collect`). Fresh interpreters, not forks of the
+reader: a fork would carry (and count in its memory) all the reader holds by
+then, and the reader's terminal, for a start-up saved of a few milliseconds.
 
-Tasks: the files are cut into chunks (ranges of the list), and every chunk's
-number is written to one pipe the workers share, 4 bytes each, before any
-worker starts. A worker reads the next number when it has answered the last
-(a pipe's read of 4 bytes is atomic, and every write was 4 bytes): a quicker
-or less interrupted worker takes more. Answers: each worker writes frames
-(8-byte length, then `marshal` of the chunk's number and its
-`tui.load.journal.parse_files` answer) to a pipe of its own, made as large as
-the system allows so that a worker is not held up while the reader is still
-starting. Each task's entries go to the worker's journal first, so what was
-parsed survives a reader that quits at once.
-
-Forking is safe only before any thread starts: hence before Textual.
+Tasks: the files are cut into chunks (ranges of the list each worker gets on
+its standard input), and every chunk's number is written to one pipe the
+workers share, 4 bytes each, before any worker starts. A worker reads the next
+number when it has answered the last (a pipe's read of 4 bytes is atomic, and
+every write was 4 bytes): a quicker or less interrupted worker takes more.
+Answers: each worker writes frames (8-byte length, then `marshal` of the
+chunk's number and its `tui.load.journal.parse_files` answer) to its standard
+output, a pipe made as large as the system allows so that a worker is not held
+up while the reader is still starting. Each task's entries go to the worker's
+journal first, so what was parsed survives a reader that quits at once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import marshal
 import os
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -45,10 +44,12 @@ PIPE_BYTES = 1 << 20
 """The answers' pipes are made this large (if the system allows), about all a
 worker's answers at 10,000 files: it need not wait for the reader to start."""
 _TOKEN = 4
+TASKS_FD = 3
+"""The tasks' pipe, in a worker."""
 
 
 class Pool:
-    """Worker processes forked to parse `paths`, cut into `chunks`."""
+    """Worker processes parsing `paths`, cut into `chunks`."""
 
     def __init__(self, paths: list[Path], chunks: list[tuple[int, int]]) -> None:
         self.paths = paths
@@ -80,10 +81,10 @@ def chunks_of(count: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def fork_pool(paths: list[Path], cache_path: Path | None, version_key: str, workers: int = 2) -> Pool | None:
-    """Fork `workers` processes parsing `paths` (into journals next to
+def start_pool(paths: list[Path], cache_path: Path | None, version_key: str, workers: int = 2) -> Pool | None:
+    """Start `workers` processes parsing `paths` (into journals next to
     `cache_path`, if any); None if the pool cannot be started."""
-    if not paths or not hasattr(os, "fork"):
+    if not paths or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool(paths, chunks_of(len(paths), workers))
     tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
@@ -102,9 +103,14 @@ def fork_pool(paths: list[Path], cache_path: Path | None, version_key: str, work
     if written != len(tokens):
         os.close(tasks_read)
         return None
+    os.set_inheritable(tasks_read, True)  # as fd 3 in the workers, even if it is 3 here
+    listing = marshal.dumps(([str(path) for path in paths], pool.chunks))
+    argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
+    if cache_path is not None:
+        argv += [str(cache_path), version_key]
     try:
         for _ in range(workers):
-            started = _fork_worker(pool, tasks_read, cache_path, version_key)
+            started = _spawn_worker(argv, tasks_read, listing)
             if started is not None:
                 pool.workers.append(started)
     finally:
@@ -124,52 +130,68 @@ def _grow(fd: int, size: int) -> None:
             fcntl.fcntl(fd, setting, size)
 
 
-def _fork_worker(pool: Pool, tasks: int, cache_path: Path | None, version_key: str) -> tuple[int, int] | None:
+def _spawn_worker(argv: list[str], tasks: int, listing: bytes) -> tuple[int, int] | None:
+    """A worker: the files and chunks on its standard input (then closed), the
+    tasks' pipe as fd 3, its answers on its standard output; nothing else of
+    this process (the terminal least of all)."""
     try:
-        read_end, write_end = os.pipe()
+        list_read, list_write = os.pipe()
     except OSError:
         return None
-    _grow(write_end, PIPE_BYTES)
     try:
-        pid = os.fork()
+        answers_read, answers_write = os.pipe()
     except OSError:
-        os.close(read_end)
-        os.close(write_end)
+        os.close(list_read)
+        os.close(list_write)
         return None
-    if pid == 0:  # the child: parse, answer, and leave without running anything of the parent's
-        code = 1
-        try:
-            os.close(read_end)
-            for _, other in pool.workers:
-                os.close(other)
-            _work(pool, tasks, write_end, cache_path, version_key)
-            code = 0
-        except BaseException:  # noqa: BLE001, S110  # whatever happens, the reader parses what is left
-            pass
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+    _grow(list_write, len(listing))
+    _grow(answers_write, PIPE_BYTES)
+    try:
+        pid = os.posix_spawn(
+            argv[0],
+            argv,
+            os.environ,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, list_read, 0),
+                (os.POSIX_SPAWN_DUP2, answers_write, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_DUP2, tasks, TASKS_FD),
+            ],
+        )
+    except OSError:
+        pid = None
+    os.close(list_read)
+    os.close(answers_write)
+    if pid is None:
+        os.close(list_write)
+        os.close(answers_read)
+        return None
+    try:
+        view = memoryview(listing)
+        while view:  # all at once if the pipe holds it, else as the worker reads it
+            view = view[os.write(list_write, view) :]
+    except OSError:
+        pass  # the worker is gone: `collect` finds no answers and leaves its files
+    finally:
+        os.close(list_write)
+    return pid, answers_read
 
 
-def _work(pool: Pool, tasks: int, out: int, cache_path: Path | None, version_key: str) -> None:
-    """A worker's life: tasks until there are none, each answered on `out`."""
-    import gc
-
-    gc.disable()  # a short-lived process building many objects: collections only cost time
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):  # the reader's terminal is not the worker's to write to, or read from
-        os.dup2(devnull, fd)
-    os.close(devnull)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
+    """A pool worker's life (`python -m tui.load.workers --pool`): its files
+    and chunks from standard input, then tasks until there are none, each
+    answered on standard output."""
     with contextlib.suppress(OSError):
         os.nice(NICE)
     from tui.load.journal import Journal, parse_files
 
+    names, chunks = marshal.loads(sys.stdin.buffer.read())
     journal = Journal(cache_path, version_key) if cache_path is not None else None
+    out = sys.stdout.fileno()
     while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
         chunk = int.from_bytes(token, "little")
-        data = marshal.dumps((chunk, parse_files(pool.files(chunk), journal)))
+        start, end = chunks[chunk]
+        data = marshal.dumps((chunk, parse_files(names[start:end], journal)))
         view = memoryview(len(data).to_bytes(8, "little") + data)
         while view:
             view = view[os.write(out, view) :]
@@ -180,6 +202,8 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     workers are done; the files no worker answered for (one died, or wrote
     nonsense), to be parsed elsewhere. The workers are reaped, or ended if this
     is cancelled."""
+    import asyncio  # here: not in the workers, which import this module too
+
     loop = asyncio.get_running_loop()
     answered: set[int] = set()
 
