@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp, stamp
+from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp
 
 JOURNAL_SUFFIX = ".journal"
 
@@ -170,8 +170,12 @@ def parse_files(paths: list[str] | list[Path], journal: Journal | None = None) -
     for given in paths:
         path = given if isinstance(given, Path) else Path(given)
         name = str(path)
-        before = stamp(path)
-        result = load_file(path, build_review=_packed, build_item=_item)
+        try:
+            info: os.stat_result | None = os.stat(path)
+        except (OSError, ValueError):
+            info = None
+        before = (info.st_size, info.st_mtime_ns) if info is not None else None  # as `stamp` has it
+        result = load_file(path, build_review=_packed, build_item=_item, known=info)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         out.append((name, before, tuple(result.reviews), problems))
     return out if journal is None else journal.append(out)
