@@ -290,7 +290,7 @@ async def parse_in_background(
     Many files go to `workers` child processes (`tui.load.workers`), so both
     cores parse; a few are parsed in a thread, which starts quicker. What is
     parsed goes to the cache's journals as it is parsed (see `tui.load.journal`).
-    `pool`: workers forked at start (`plan_first_part`) already parsing some of
+    `pool`: workers started with the command line (`plan_first_part`), parsing some of
     `misses`; their answers are taken first, then the rest is parsed as above.
     """
     batch: dict[Path, FileUpdate | None] = {}
