@@ -249,3 +249,30 @@ def test_the_parent_does_not_import_the_parser_with_a_pool(tmp_path: Path) -> No
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_load_is_handed_over_a_few_times_however_slow_the_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each hand-over re-indexes all the reader has: they are not one per
+    answer even when every answer comes after the hand-over interval (as on a
+    busy machine), but each brings at least half as much as came before."""
+    from tui.load import first_frame
+
+    monkeypatch.setattr(first_frame, "FLUSH_S", 0.0)
+    monkeypatch.setattr(first_frame, "FLUSH_SHARE", 0)
+    paths = paths_of(corpus(tmp_path, 2000))
+    pool = start_pool(paths, None, "")
+    assert pool is not None and len(pool.chunks) > 40
+    sizes: list[int] = []
+    delivered: dict = {}
+
+    def deliver(batch: dict) -> None:
+        sizes.append(len(batch))
+        delivered.update(batch)
+
+    asyncio.run(parse_in_background(paths, ParseCache(None), deliver, pool=pool))
+    assert sorted(delivered) == paths and sum(sizes) == len(paths)
+    assert len(sizes) <= 12, sizes
+    for n, size in enumerate(sizes[1:-1], start=1):
+        assert size >= first_frame.FLUSH_GROWTH * sum(sizes[:n]), sizes

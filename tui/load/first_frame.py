@@ -62,6 +62,11 @@ FLUSH_SHARE = 4
 re-indexes everything it has each time (~0.1 s at 100,000 reviews), so a big
 load is handed over less often and the reader spends at most about a fifth
 of it re-indexing."""
+FLUSH_GROWTH = 0.5
+"""And a hand-over (but the first) brings at least this share of what was
+handed over before it: however slow the machine (a busy one makes a load take
+longer, hence more hand-overs), a load of N files is handed over a few times
+(about log N), and the re-indexing adds up to a few times N, not N per 0.3 s."""
 
 
 class FirstPart:
@@ -310,7 +315,7 @@ async def parse_in_background(
         if progress is not None and (now - shown >= PROGRESS_S or done == total):
             progress(done, total)  # a redraw of the status bar: a few a second, not one a task
             shown = now
-        if now - last >= wait:
+        if now - last >= wait and len(batch) >= FLUSH_GROWTH * (done - len(batch)):
             began = time.monotonic()
             deliver(batch)
             last = time.monotonic()
