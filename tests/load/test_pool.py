@@ -102,7 +102,9 @@ def test_the_pool_parses_what_the_reader_would(tmp_path: Path) -> None:
     paths = paths_of(corpus(tmp_path))
     cache = ParseCache(tmp_path / "cache.bin")
     pool = start_pool(paths, cache.path, cache.version_key)
-    assert pool is not None and len(pool.workers) == 2
+    assert pool is not None and len(pool.workers) == 1  # the other when the reader's loop runs
+    pool.start_later()
+    assert len(pool.workers) == 2
     pids = [pid for pid, _ in pool.workers]
     got, left, sizes = run_collect(pool, cache)
     assert left == [] and sorted(got) == paths
@@ -220,7 +222,9 @@ def test_a_cancelled_load_ends_the_workers(tmp_path: Path) -> None:
     paths = paths_of(corpus(tmp_path, 2000))
     pool = start_pool(paths, None, "")
     assert pool is not None
+    pool.start_later()
     pids = [pid for pid, _ in pool.workers]
+    assert len(pids) == 2
 
     async def cancel_soon() -> None:
         task = asyncio.ensure_future(
@@ -276,3 +280,15 @@ def test_a_load_is_handed_over_a_few_times_however_slow_the_machine(
     assert len(sizes) <= 12, sizes
     for n, size in enumerate(sizes[1:-1], start=1):
         assert size >= first_frame.FLUSH_GROWTH * sum(sizes[:n]), sizes
+
+
+def test_a_pool_never_collected_is_ended_by_stop(tmp_path: Path) -> None:
+    """The reader quit before its event loop took the answers: `stop` ends the
+    worker that was started and never starts the others."""
+    pool = start_pool(paths_of(corpus(tmp_path, 400)), None, "")
+    assert pool is not None
+    pids = [pid for pid, _ in pool.workers]
+    pool.stop()
+    assert reaped(pids) and pool.workers == []
+    pool.start_later()  # nothing left to start
+    assert pool.workers == []

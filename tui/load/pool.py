@@ -37,9 +37,12 @@ POOL_CHUNK = 48
 MIN_POOL_CHUNK = 4
 """Tasks get smaller towards the end, down to this many files, so that the
 workers finish together (the files' sizes are not known: no `stat` here)."""
-NICE = 5
-"""The workers yield to the reader: its start, its first frame and its keys
-come first; they use what the reader leaves of both cores."""
+EARLY = 1
+"""Workers started with the command line; the others when the reader's event
+loop runs (`collect`). While the reader imports Textual and draws its first
+frame it needs a core of its own: one worker takes the other. (Niced workers
+started together would leave it that core on an idle machine, but lose it to
+any other program on a busy one.)"""
 PIPE_BYTES = 1 << 20
 """The answers' pipes are made this large (if the system allows), about all a
 worker's answers at 10,000 files: it need not wait for the reader to start."""
@@ -55,6 +58,23 @@ class Pool:
         self.paths = paths
         self.chunks = chunks
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
+        # To start the workers still to come (`start_later`): their command,
+        # the tasks' pipe, the listing for their standard input, how many.
+        self._later: tuple[list[str], int, bytes, int] | None = None
+
+    def start_later(self) -> None:
+        """Start the workers that were left for later (see `EARLY`)."""
+        later, self._later = self._later, None
+        if later is None:
+            return
+        argv, tasks, listing, count = later
+        try:
+            for _ in range(count):
+                started = _spawn_worker(argv, tasks, listing)
+                if started is not None:
+                    self.workers.append(started)
+        finally:
+            os.close(tasks)
 
     def files(self, chunk: int) -> list[Path]:
         start, end = self.chunks[chunk]
@@ -63,6 +83,9 @@ class Pool:
     def stop(self) -> None:
         """End the workers that still run (a load that was cancelled) and reap
         them all; close the pipes not handed to `collect`."""
+        later, self._later = self._later, None
+        if later is not None:
+            os.close(later[1])
         workers, self.workers = self.workers, []
         for pid, fd in workers:
             with contextlib.suppress(OSError):
@@ -81,15 +104,24 @@ def chunks_of(count: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def start_pool(paths: list[Path], cache_path: Path | None, version_key: str, workers: int = 2) -> Pool | None:
-    """Start `workers` processes parsing `paths` (into journals next to
-    `cache_path`, if any); None if the pool cannot be started."""
+def start_pool(
+    paths: list[Path], cache_path: Path | None, version_key: str, workers: int = 2, early: int = EARLY
+) -> Pool | None:
+    """Start `early` of `workers` processes parsing `paths` (into journals next
+    to `cache_path`, if any), the others at `Pool.start_later`; None if the
+    pool cannot be started."""
     if not paths or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool(paths, chunks_of(len(paths), workers))
     tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
     try:
         tasks_read, tasks_write = os.pipe()
+        if tasks_read <= TASKS_FD:  # a dup2 onto itself would leave it closed at the workers' exec
+            import fcntl
+
+            moved = fcntl.fcntl(tasks_read, fcntl.F_DUPFD_CLOEXEC, TASKS_FD + 1)
+            os.close(tasks_read)
+            tasks_read = moved
     except OSError:
         return None
     try:
@@ -103,19 +135,26 @@ def start_pool(paths: list[Path], cache_path: Path | None, version_key: str, wor
     if written != len(tokens):
         os.close(tasks_read)
         return None
-    os.set_inheritable(tasks_read, True)  # as fd 3 in the workers, even if it is 3 here
     listing = marshal.dumps(([str(path) for path in paths], pool.chunks))
     argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
     try:
-        for _ in range(workers):
+        for _ in range(min(early, workers)):
             started = _spawn_worker(argv, tasks_read, listing)
             if started is not None:
                 pool.workers.append(started)
-    finally:
+    except BaseException:
         os.close(tasks_read)
-    return pool if pool.workers else None
+        raise
+    if not pool.workers:
+        os.close(tasks_read)
+        return None
+    if workers > early:
+        pool._later = (argv, tasks_read, listing, workers - early)
+    else:
+        os.close(tasks_read)
+    return pool
 
 
 def _grow(fd: int, size: int) -> None:
@@ -181,8 +220,6 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     """A pool worker's life (`python -m tui.load.workers --pool`): its files
     and chunks from standard input, then tasks until there are none, each
     answered on standard output."""
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
     from tui.load.journal import Journal, parse_files
 
     names, chunks = marshal.loads(sys.stdin.buffer.read())
@@ -204,6 +241,7 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     is cancelled."""
     import asyncio  # here: not in the workers, which import this module too
 
+    pool.start_later()
     loop = asyncio.get_running_loop()
     answered: set[int] = set()
 
