@@ -116,14 +116,19 @@ def start_pool(
     tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
     try:
         tasks_read, tasks_write = os.pipe()
-        if tasks_read <= TASKS_FD:  # a dup2 onto itself would leave it closed at the workers' exec
-            import fcntl
-
-            moved = fcntl.fcntl(tasks_read, fcntl.F_DUPFD_CLOEXEC, TASKS_FD + 1)
-            os.close(tasks_read)
-            tasks_read = moved
     except OSError:
         return None
+    if tasks_read <= TASKS_FD:  # a dup2 onto itself would leave it closed at the workers' exec
+        import fcntl
+
+        try:
+            moved = fcntl.fcntl(tasks_read, fcntl.F_DUPFD_CLOEXEC, TASKS_FD + 1)
+        except OSError:
+            os.close(tasks_write)
+            return None
+        finally:
+            os.close(tasks_read)
+        tasks_read = moved
     try:
         _grow(tasks_write, len(tokens))
         os.set_blocking(tasks_write, False)
