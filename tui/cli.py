@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui import __version__, check_formats, i18n, runtime
+from tui import __version__, i18n, runtime
 from tui.i18n import words
 from tui.output import guarded, out, warn
 
@@ -65,6 +65,8 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(argv: Sequence[str]) -> int:
+    from tui import check_formats  # not on the reader's way to its first frame
+
     parser = argparse.ArgumentParser(
         prog="prdigest-tui check",
         description="Validate entry files; print file:line:column: message for each problem.",
@@ -439,7 +441,9 @@ _STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 def run() -> None:
     """The console script: every command runs with the process-wide tweaks of
     `tui.runtime` in place (the collector off until the reader has loaded its
-    files; check and export end first), and ends with them undone."""
+    files; check and export end first), and ends with them undone; what is
+    left is then frozen for the interpreter's end (`runtime.exiting`)."""
     with runtime.installed():
         code = main()
+    runtime.exiting()
     sys.exit(code)

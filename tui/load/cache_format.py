@@ -167,20 +167,42 @@ def _decode(path: Path, raw: tuple, source: Source | None) -> Review:
     its body's bytes (9 fields: fresh from a parse) or where they are in a
     cache file (12 fields: block offset and length, and the body's start and
     end in the block)."""
-    title, repo, verdict, tags, line, column, pr, checks, *where = raw
-    location = Location(path, line, column)
-    if not isinstance(checks, int):
-        raise TypeError("bad checklist size")
-    if len(where) == 4:
-        offset, length, start, end = where
-        if not all(isinstance(n, int) for n in where):
-            raise TypeError("bad body reference")
-        body = _Body(source, offset, length, start, end, location)
-        return Review.packed(title, repo, verdict, tags, location, pr, body, checks)
-    (blob,) = where
-    if not isinstance(blob, bytes):
-        raise TypeError("bad body")
-    return Review.packed(title, repo, verdict, tags, location, pr, blob, checks)
+    return _decode_all(path, (raw,), source)[0]
+
+
+_new = tuple.__new__
+
+
+def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[Review]:
+    """`_decode` for each of a file's reviews, in one loop: a warm start decodes
+    every review in the cache, and a call per review and a `Location(...)`
+    were a third of it (bench/README.md)."""
+    reviews: list[Review] = []
+    append = reviews.append
+    packed = Review.packed
+    for raw in raws:
+        if len(raw) == 12:
+            title, repo, verdict, tags, line, column, pr, checks, offset, length, start, end = raw
+            if type(checks) is not int:
+                raise TypeError("bad checklist size")
+            if (
+                type(offset) is not int
+                or type(length) is not int
+                or type(start) is not int
+                or type(end) is not int
+            ):
+                raise TypeError("bad body reference")
+            location = _new(Location, (path, line, column))  # Location(...) without its Python __new__
+            body = _Body(source, offset, length, start, end, location)
+            append(packed(title, repo, verdict, tags, location, pr, body, checks))
+            continue
+        title, repo, verdict, tags, line, column, pr, checks, blob = raw
+        if type(checks) is not int:
+            raise TypeError("bad checklist size")
+        if not isinstance(blob, bytes):
+            raise TypeError("bad body")
+        append(packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
+    return reviews
 
 
 def records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict, bool]]:
@@ -231,13 +253,17 @@ def open_regular(path: Path) -> tuple[int, int] | None:
     return fd, info.st_size
 
 
-def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set[str]) -> Iterator[bytes]:
+def saved_records(
+    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
+) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
-    compressed blocks; the names of the files saved are added to `saved`."""
+    compressed blocks, the first `first` entries in a record of their own (the
+    first frame's: a start reads its index alone before drawing); the names of
+    the files saved are added to `saved`."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
-    for name, (current, reviews, problems) in entries:
+    for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
             continue  # a body that cannot be read: left out, parsed next time
@@ -263,7 +289,8 @@ def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set
         index[name] = (current, packed, problems)
         blocks.append(block)
         offset += length
-        if offset >= RECORD_BYTES:
+        if offset >= RECORD_BYTES or n >= first > 0:
+            first = 0
             yield from _record(index, blocks, offset, version_key)
             saved.update(index)
             index, blocks, offset = {}, [], 0
@@ -317,6 +344,6 @@ def decode_review(path: Path, raw: tuple, source: Source | None) -> Review:
 
 def decode_entry(path: Path, reviews: tuple, problems: tuple, source: Source | None = None) -> FileUpdate:
     return FileUpdate(
-        [_decode(path, raw, source) for raw in reviews],
+        _decode_all(path, reviews, source),
         [Problem(Location(path, line, column), message) for line, column, message in problems],
     )

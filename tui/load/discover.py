@@ -5,9 +5,11 @@ parse cache, needs this but not the parser (importing PyYAML is slow).
 
 from __future__ import annotations
 
+import heapq
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from operator import attrgetter
 from pathlib import Path
 
 from tui.core.model import Location, Problem
@@ -66,30 +68,29 @@ def _bad_name(where: Path, name: str, what: str) -> Problem:
 
 
 def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
-    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`.
+    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`."""
+    for path in _walk_sorted(folder, real_folder, problems):
+        found[path] = None
+
+
+def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[Path]:
+    """Entry files under `folder`, in sorted order (as `Path`s compare: a
+    folder's entries by name, a subfolder's files where its name sorts), each
+    folder listed only when the walk reaches it, and its entries looked at only
+    as the walk passes them: the first files of a big tree, or of a folder of
+    10,000, are found without the rest (the first frame needs only those).
+    Skipped files and unreadable folders go to `problems` as the walk comes to
+    them.
 
     Links to folders are not followed (as `os.walk` does not), so a link cannot
     pull in a tree from elsewhere or loop. `os.scandir` tells links and folders
     apart from the directory listing itself: at 10,000 reviews, a `stat` of
     each file (what `os.walk` and `os.path.islink` cost) was ~half of finding
-    them, and finding them is before the first frame.
+    them.
     """
-
-    def unreadable(error: OSError) -> None:
-        where = Path(error.filename) if error.filename else folder
-        problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
-
-    pending = [os.fspath(folder)]  # depth first, each folder's files before its subfolders, as os.walk
-    while pending:
-        dirpath = pending.pop()
-        try:
-            with os.scandir(dirpath) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
-        except OSError as error:
-            unreadable(error)
-            continue
-        subfolders = []
-        base = Path(dirpath)  # `base / name` parses the name alone, not the whole path
+    listings = [_listing(os.fspath(folder), problems)]
+    while listings:
+        base, entries = listings[-1]
         for entry in entries:
             name = entry.name
             try:
@@ -102,20 +103,59 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
                 if unsafe_name(name):
                     problems.append(_bad_name(base, name, "folder"))
                 elif not entry.is_symlink():
-                    subfolders.append(entry.path)
+                    listings.append(_listing(entry.path, problems))
+                    break
                 continue
             if not _is_entry_name(name):
                 continue
             if unsafe_name(name):
                 problems.append(_bad_name(base, name, "file"))
                 continue
-            path = base / name
+            path = base / name  # parses the name alone, not the whole path
             reason = _skip_reason(path, real_folder, entry.is_symlink())
             if reason is not None:
                 problems.append(safe_problem(Location(path, 1, 1), reason))
                 continue
-            found[path] = None
-        pending.extend(reversed(subfolders))
+            yield path
+        else:
+            listings.pop()
+
+
+def _listing(dirpath: str, problems: list[Problem]) -> tuple[Path, Iterator[os.DirEntry[str]]]:
+    """A folder, and its entries in name order (none if it cannot be read)."""
+    try:
+        with os.scandir(dirpath) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:
+        where = Path(error.filename) if error.filename else Path(dirpath)
+        problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
+        entries = []
+    return Path(dirpath), iter(entries)
+
+
+def walk(paths: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
+    """The entry files `discover` finds, in the same (sorted) order, found as
+    they are asked for (see `_walk_sorted`); problems go to `problems` as the
+    walk comes to them (those of missing paths at once)."""
+    walks: list[Iterator[Path]] = []
+    for root in paths:
+        if _is_dir(root):
+            walks.append(_walk_sorted(root, os.path.realpath(root), problems))
+        elif _lexists(root):
+            walks.append(iter((root,)))  # a file named explicitly: read whatever it is
+        else:
+            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
+    if len(walks) == 1:
+        yield from walks[0]
+        return
+    last = None
+    for path in heapq.merge(*walks, key=_parts):
+        if path != last:  # a file under two of the paths given, or named twice
+            yield path
+        last = path
+
+
+_parts = attrgetter("parts")
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
