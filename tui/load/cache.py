@@ -15,12 +15,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
+from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
 from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 
 from tui.core.model import FileUpdate
-from tui.load.cache_format import OpenFile, Source, Stamp, decode_entry, open_regular, records, saved_records
+from tui.load.cache_format import (
+    OpenFile,
+    Source,
+    Stamp,
+    decode_entry,
+    digests_of,
+    open_regular,
+    records,
+    saved_records,
+)
 from tui.load.journal import Journal, journals
 from tui.store.atomic import remove_stale_temps, write_atomic
 
@@ -34,7 +43,7 @@ class ParseCache:
         self._raw: dict[
             str, tuple
         ] = {}  # name -> (stamp, reviews, problems, source): read, not yet asked for
-        self._fresh: dict[str, tuple] = {}  # name -> (stamp, reviews, problems): to save
+        self._fresh: dict[str, tuple] = {}  # name -> (stamp, reviews, problems, digests): to save
         self._on_disk: set[str] = set()  # the files the main file holds: what was loaded, then saved
         self._journals: dict[
             str, OpenFile
@@ -44,7 +53,7 @@ class ParseCache:
         self._unread: Iterator[set[str]] | None = None  # the main file's records `load` left unread
         self._first: list[str] = []  # the names saved first (`put_first`)
         self._misplaced = False  # they were not all in the first record
-        self._saving = threading.Lock()
+        self._saving = allocate_lock()
 
     def load(self, first: Collection[str] | None = None) -> bool:
         """Read the indexes of the cache file and its journals; False (and an
@@ -158,15 +167,16 @@ class ParseCache:
         except (TypeError, ValueError):
             return None  # a damaged entry is a miss, not an error
         del self._raw[name]  # the reviews hold what it held
-        self._fresh[name] = (current, update.reviews, problems)
+        self._fresh[name] = (current, update.reviews, problems, digests_of(reviews))
         return update
 
-    def index_of(self, path: Path, current: Stamp | None) -> tuple[tuple, Source | None] | None:
+    def index_of(self, path: Path | str, current: Stamp | None) -> tuple[tuple, Source | None] | None:
         """`path`'s reviews as the index holds them, undecoded (each a tuple:
         title, repo, verdict, tags, line, column, pr, ...), and where their
         bodies are (for `cache_format.decode_review`); None unless size and
         mtime still match. For readers that only count (`tui.load.rows`): no
-        `Review` is built."""
+        `Review` is built. Column `cache_format.FINGERPRINT` of each is its
+        fingerprint's digest."""
         entry = self._raw.get(str(path))
         if entry is None or current is None or entry[0] != current:
             return None
@@ -199,7 +209,7 @@ class ParseCache:
                 continue
             update = decoded[path] = decode_entry(path, reviews, problems, source)
             if before is not None:
-                self._fresh[name] = (before, update.reviews, problems)
+                self._fresh[name] = (before, update.reviews, problems, digests_of(reviews))
                 self.dirty = True
         return decoded
 
