@@ -661,13 +661,14 @@ async def keys_bare(presses: int) -> dict:
 async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, opens: int) -> dict:
     """Keys on prdigest-tui once every file is loaded: until then the batches
     the background load delivers would be timed with whatever key is pressed."""
+    import key_phases
     from reload_latency import wait_loaded
 
     from tui.ui.app import PrDigestApp
     from tui.ui.widgets.review_list import ReviewList
     from tui.ui.widgets.tag_list import TagList
 
-    app = PrDigestApp([Path(corpus)], state)
+    app = PrDigestApp([Path(corpus)], state, config_path=key_phases.write_config(state))
     timings = Timings(app)
     started = time.perf_counter()
     async with app.run_test(size=(COLUMNS, LINES)) as pilot:
@@ -699,6 +700,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         assert app.focused is tags, f"tag list not focused: {app.focused}"
         for key in _bounce(tags.highlighted or 0, len(tags.counts), switches):
             await timings.press(pilot, "tag_switch", key)
+        await key_phases.run(app, pilot, timings, _bounce, switches)
         rows = {"reviews": len(app.reader.library.reviews), "tags": len(tags.counts)}
     return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
 
@@ -988,6 +990,17 @@ KEY_ACTIONS = {
     "check_space": "check / uncheck an item (space)",
     "back_escape": "back to the list (escape)",
     "tag_switch": "switch tag (j/k in tags)",
+    "page": "page down / up in the review list",
+    "filter_u": "unread only on / off (u)",
+    "filter_v": "next verdict (v)",
+    "filter_t": "unchecked only on / off (t)",
+    "filter_x": "clear the filters (x)",
+    "view_n": "saved view (1, 2, 3)",
+    "search_open": "open the search box (/)",
+    "search_first_key": "search: the first character typed after the load",
+    "search_type": "search as you type (a character)",
+    "search_backspace": "search: backspace",
+    "search_clear": "search: clear and close (escape)",
 }
 
 

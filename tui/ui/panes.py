@@ -54,6 +54,8 @@ class ReaderPanes(MainScreen):
         self.mute: frozenset[str] = frozenset()
         self.read_on_open: frozenset[str] = frozenset()
         self.sidebar = SidebarCounts()
+        self.search_turn = 0  # the search box's changes so far: see tui.ui.search_keys
+        self._unmuted_list: tuple[list[Review], frozenset[str], list[Review]] | None = None
 
     # Typed accessors for the panes.
     @property
@@ -81,18 +83,34 @@ class ReaderPanes(MainScreen):
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor."""
-        tag = self.filters.tag
-        # Muted reviews are listed under their own tags only.
-        reviews = self.library.under(tag) if is_real_tag(tag) else unmuted(self.library.reviews, self.mute)
         return select(
-            reviews,
+            self._source(),
             self.filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_keys(),
+            marked_keys=self.state.marked_keys() if self.filters.unchecked else None,
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
         )
+
+    def _source(self) -> list[Review]:
+        """The reviews under the tag, before the other filters."""
+        tag = self.filters.tag
+        # Muted reviews are listed under their own tags only.
+        return self.library.under(tag) if is_real_tag(tag) else self._unmuted()
+
+    def _unmuted(self) -> list[Review]:
+        """Every review less the muted, the same list object until the library or
+        the mutes change: the search remembers its recent answers per list, and
+        a copy each key made a query typed further test every review again."""
+        reviews, mute = self.library.reviews, self.mute
+        if not mute:
+            return reviews
+        kept = self._unmuted_list
+        if kept is None or kept[0] is not reviews or kept[1] != mute:
+            kept = self._unmuted_list = (reviews, mute, unmuted(reviews, mute))
+        return kept[2]
 
     def _row(self, review: Review) -> presenting.ReviewRow:
         return presenting.review_row(self.library, self.state, review, self.mute)
@@ -230,6 +248,7 @@ class ReaderPanes(MainScreen):
 
     def _reset_filters(self) -> None:
         """Every filter off and the tag back to All, with one redraw."""
+        self.search_turn += 1  # a search still running is not wanted any more
         self.set_reactive(ReaderPanes.filters, Filters())
         self._refresh_all()
 

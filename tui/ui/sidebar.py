@@ -9,7 +9,7 @@ a mark then costs a pass over the read keys, as the tag counts always did.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from tui.core.filters import has_unchecked, repo_key, view_key
 from tui.core.marks import Marks, checked_items
@@ -52,6 +52,13 @@ class _Groups:
             for name, view in views.items()
         }
         self.view_keys = {name: {review.key for review in members} for name, members in self.views.items()}
+        # An unchecked view's members with a checklist: after a mark, only those
+        # of them with an item mark are looked at, not every member.
+        self.with_checklist = {
+            name: frozenset(review.key for review in self.views[name] if review.checks)
+            for name, view in views.items()
+            if view.unchecked
+        }
 
 
 class SidebarCounts:
@@ -93,13 +100,17 @@ class SidebarCounts:
                 if not muted or tag in mute:
                     read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
         total = groups.unmuted
+        marked = state.marked_keys() if any(view.unchecked for view in views.values()) else set()
         self.all = TagCount(ALL_TAG, total - read_all, total)
         out = [self.all, TagCount(UNREAD_TAG, total - read_all, total)]
         for name, view in views.items():
             keys = groups.view_keys.get(name, set())
             if view.unchecked:
-                members = _unchecked(groups.views.get(name, []), state)
-                out.append(TagCount(view_key(name), sum(1 for k in members if k not in read), len(members)))
+                with_checklist = groups.with_checklist.get(name, frozenset())
+                done = _all_checked(library, state, marked & with_checklist)
+                count = len(with_checklist) - len(done)
+                read_there = len(read & with_checklist) - len(read & done)
+                out.append(TagCount(view_key(name), count - read_there, count))
             else:
                 out.append(TagCount(view_key(name), len(keys) - len(keys & read), len(keys)))
         for tag, tag_total in groups.tag_totals.items():
@@ -112,5 +123,7 @@ class SidebarCounts:
         return out
 
 
-def _unchecked(reviews: Sequence[Review], state: Marks) -> list[str]:
-    return [review.key for review in reviews if has_unchecked(review, checked_items(state, review))]
+def _all_checked(library: Library, state: Marks, keys: set[str]) -> set[str]:
+    """Those of `keys` whose checklist is all checked."""
+    reviews = library.by_key
+    return {key for key in keys if not has_unchecked(reviews[key], checked_items(state, reviews[key]))}
