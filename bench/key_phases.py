@@ -13,7 +13,9 @@ very first character typed after the load is also kept on its own
 (`search_first_key`): the first search reads every review's text unless that
 was done before. Queries differ from one another (a query typed again is
 answered from memory) and mix code words with Chinese, as the corpus does.
-The input's cursor does not blink during the phase: a blink is a frame of its
+A search the reader runs off the key (in slices, the loop free in between)
+is waited for: its answer's frame is the key's last frame, the box showing the
+character is (usually) its first. The input's cursor does not blink during the phase: a blink is a frame of its
 own, and it would land in the key's window now and then.
 """
 
@@ -63,6 +65,18 @@ async def _home(app, pilot) -> None:
     assert app.focused is app.query_one(ReviewList), app.focused
 
 
+def _searched(app, pilot):
+    """Wait until no search runs off the key (`tui.ui.search_keys`): its
+    answer's frame is the key's last. (A checkout without such searches has
+    no search workers: the wait ends at once.)"""
+
+    async def wait() -> None:
+        while any(worker.group == "search" and not worker.is_finished for worker in app.reader.workers):
+            await pilot.pause(0.005)
+
+    return wait
+
+
 async def run(app, pilot, timings, bounce, rounds: int) -> None:
     from tui.ui.widgets.review_list import ReviewList
 
@@ -101,11 +115,12 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         assert app.focused is box, app.focused
         for char in query:
             key = "space" if char == " " else char
-            await timings.press(pilot, "search_first_key" if first else "search_type", key)
+            action = "search_first_key" if first else "search_type"
+            await timings.press(pilot, action, key, until=_searched(app, pilot))
             first = False
         assert box.value == query, (box.value, query)
         for _ in query:
-            await timings.press(pilot, "search_backspace", "backspace")
+            await timings.press(pilot, "search_backspace", "backspace", until=_searched(app, pilot))
         await timings.press(pilot, "search_clear", "escape")
         assert not app.reader.filters.query
     await _home(app, pilot)

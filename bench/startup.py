@@ -611,11 +611,16 @@ class Timings:
 
         app._display = recording
 
-    async def press(self, pilot, action: str, key: str) -> None:
+    async def press(self, pilot, action: str, key: str, until=None) -> None:
+        """`until`: a coroutine function awaited after Pilot's pause, for work a
+        key leaves running (a search off the key): its frames count as the key's."""
         seen = len(self.frames)
         c0, t0 = time.process_time(), time.perf_counter()
         await pilot.press(key)
         await pilot.pause()
+        if until is not None:
+            await until()
+            await pilot.pause()
         self.wall.setdefault(action, []).append(time.perf_counter() - t0)
         self.cpu.setdefault(action, []).append(time.process_time() - c0)
         if len(self.frames) > seen:

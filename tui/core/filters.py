@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -119,7 +119,7 @@ def select(
     index: SearchIndex,
     keep: str | None = None,
     read_keys: Iterable[str] | None = None,
-    marked_keys: Collection[str] | None = None,
+    marked: Mapping[str, Review] | None = None,
 ) -> list[Review]:
     """The reviews that pass every filter, in order.
 
@@ -128,8 +128,9 @@ def select(
     reader's cursor; the verdict and the search still apply to it.
     `read_keys`, if given, are the keys `is_read` is true of: one set lookup a
     review instead of a call (~20 ms less a key at 100,000 reviews).
-    `marked_keys`, if given, hold every review with an item mark: the others
-    have nothing checked, and `unchecked` passes them on their checklist's size.
+    `marked`, if given, holds every review with an item mark, by key: the
+    others have nothing checked, and `unchecked` passes them on their
+    checklist's size.
 
     Each filter is one pass over what the one before left, the search first
     (`SearchIndex.select` remembers recent answers and narrows them).
@@ -155,30 +156,28 @@ def select(
         else:
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
-        out = with_unchecked(out, checked, marked_keys, keep)
+        out = with_unchecked(out, checked, marked, keep)
     return out if isinstance(out, list) and out is not reviews else list(out)
 
 
 def with_unchecked(
     reviews: Sequence[Review],
     checked: Callable[[Review], frozenset[str]],
-    marked_keys: Collection[str] | None,
+    marked: Mapping[str, Review] | None,
     keep: str | None = None,
 ) -> list[Review]:
     """The reviews with an unchecked item (and `keep`), in order. Given
-    `marked_keys`, one pass in C keeps the reviews with a checklist, and only
-    those with an item mark are looked at closely: ~30 ms less at 100,000."""
-    if marked_keys is None:
+    `marked` (every review with an item mark, by key: nothing of the others
+    is checked), one pass in C keeps the reviews with a checklist and only the
+    marked are looked at closely: ~30 ms less at 100,000 reviews."""
+    if marked is None:
         return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
     out = list(compress(reviews, map(_checks, reviews)))
     if keep is not None and len(out) < len(reviews) and _without_checklist(reviews, keep):
         # The open review has no checklist, yet stays listed: the plain pass places it.
         return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
-    marked = marked_keys if isinstance(marked_keys, set | frozenset | dict) else set(marked_keys)
     done = {
-        review.key
-        for review in compress(out, map(marked.__contains__, map(_key, out)))
-        if not has_unchecked(review, checked(review))
+        key for key, review in marked.items() if review.checks and not has_unchecked(review, checked(review))
     }
     done.discard(keep)
     if done:
@@ -195,15 +194,17 @@ def _without_checklist(reviews: Sequence[Review], key: str) -> bool:
 
 
 def _in_sets(reviews: Sequence[Review], filters: Filters) -> list[Review]:
-    """What a view or a repo sets: any of its tags, one of its verdicts, one of its repos."""
+    """What a view or a repo sets: any of its tags, one of its verdicts, one of
+    its repos. A pass in C for each (~5 ms at 100,000, a comprehension ~20)."""
     tags, verdicts, repos = filters.tags, filters.verdicts, filters.repos
-    return [
-        review
-        for review in reviews
-        if (not verdicts or review.verdict in verdicts)
-        and (not repos or review.repo in repos)
-        and (not tags or not tags.isdisjoint(review.tags))
-    ]
+    out = reviews
+    if verdicts:
+        out = list(compress(out, map(verdicts.__contains__, map(_verdict, out))))
+    if repos:
+        out = list(compress(out, map(repos.__contains__, map(_repo, out))))
+    if tags:
+        out = list(compress(out, map(operator.not_, map(tags.isdisjoint, map(_tags, out)))))
+    return out if isinstance(out, list) and out is not reviews else list(out)
 
 
 def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
@@ -222,6 +223,9 @@ def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
 
 _key = operator.attrgetter("key")
 _checks = operator.attrgetter("checks")
+_verdict = operator.attrgetter("verdict")
+_repo = operator.attrgetter("repo")
+_tags = operator.attrgetter("tags")
 
 
 def _rank(review: Review) -> int:

@@ -88,11 +88,16 @@ class ReaderPanes(MainScreen):
             self.filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_keys(),
-            marked_keys=self.state.marked_keys() if self.filters.unchecked else None,
+            marked=self._marked() if self.filters.unchecked else None,
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
         )
+
+    def _marked(self) -> dict[str, Review]:
+        """The reviews listed with an item mark, by key."""
+        by_key = self.library.by_key
+        return {key: by_key[key] for key in self.state.marked_keys() if key in by_key}
 
     def _source(self) -> list[Review]:
         """The reviews under the tag, before the other filters."""

@@ -36,8 +36,13 @@ class SearchKeys(ReaderPanes):
         if self.search_index.work(source, terms(query)) <= SEARCH_AT_ONCE:
             self.filters = self.filters._replace(query=query)
             return
+        turn = self.search_turn
+
+        async def search() -> None:  # a function, not a coroutine: none is made if overtaken first
+            await self._search_off_the_key(query, source, turn)
+
         self.run_worker(
-            self._search_off_the_key(query, source, self.search_turn),
+            search,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
             group="search",
             exclusive=True,
             exit_on_error=False,
