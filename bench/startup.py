@@ -707,7 +707,12 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
             await timings.press(pilot, "tag_switch", key)
         await key_phases.run(app, pilot, timings, _bounce, switches)
         rows = {"reviews": len(app.reader.library.reviews), "tags": len(tags.counts)}
-    return {"mount": mount, "loaded": loaded, "rows": rows, **timings.results()}
+    import resource
+
+    peak_mb = (
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    )  # after every search's texts were made
+    return {"mount": mount, "loaded": loaded, "rows": rows, "peak_rss_mb": peak_mb, **timings.results()}
 
 
 # -- d. one-file change -----------------------------------------------------------
@@ -1333,16 +1338,19 @@ class Report:
             )
             if name in self.keys:
                 keys = {a: r for a, r in self.keys[name].items() if a in KEY_ACTIONS}
-                worst = max(keys, key=lambda a: keys[a]["frame_p95"])
-                rows.append(
-                    (
-                        f"key → frame p95, {n} reviews (worst action: {KEY_ACTIONS[worst]})",
-                        "≤ 16 ms",
-                        f"{fmt_ms(keys[worst]['frame_p95'])} ms",
-                        "–",
-                        keys[worst]["frame_p95"] <= 0.016,
+                # First frame: the key answered (a search's box shows the character);
+                # last frame: its whole effect (a search run off the key: the list).
+                for figure, what in (("first_frame_p95", "first frame"), ("frame_p95", "last frame")):
+                    worst = max(keys, key=lambda a, figure=figure: keys[a][figure])
+                    rows.append(
+                        (
+                            f"key → {what} p95, {n} reviews (worst action: {KEY_ACTIONS[worst]})",
+                            "≤ 16 ms",
+                            f"{fmt_ms(keys[worst][figure])} ms",
+                            "–",
+                            keys[worst][figure] <= 0.016,
+                        )
                     )
-                )
         return rows
 
     def targets(self) -> list[tuple[str, str, str, str, bool]]:

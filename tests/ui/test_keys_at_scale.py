@@ -168,3 +168,50 @@ async def test_an_unchecked_views_count_follows_checks(tmp_path: Path) -> None:
         await pilot.press("r")  # read: one fewer unread among them
         await pilot.pause()
         assert todo() == (with_items - 1, with_items)
+
+
+VIEWS = """views:
+  deep-refactor: {tags: [refactor, rocm], verdict: [deep]}
+  quick-unread: {verdict: [quick, skim], unread: true}
+  todo: {unchecked: true}
+  h2d: {search: h2d}
+"""
+
+
+def by_plain_select(app: PrDigestApp) -> list[str]:
+    """The list as the plain path makes it: every filter applied to the tag's reviews."""
+    from tui.core.filters import select
+    from tui.core.search import SearchIndex
+
+    reader = app.reader
+    return [
+        r.key
+        for r in select(
+            reader._source(),
+            reader.filters,
+            is_read=reader.state.is_read,
+            checked=reader.checked,
+            index=SearchIndex(),
+            keep=reader.current_key,
+        )
+    ]
+
+
+async def test_a_view_lists_its_members_as_the_plain_filters_do(tmp_path: Path) -> None:
+    app = app_with(tmp_path, VIEWS)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("r", "j", "r")  # two reviews read
+        for key in ("1", "2", "3", "4"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert listed(app) == by_plain_select(app), key
+            source, _ = app.reader._source_and_filters()
+            assert source is app.reader._source_and_filters()[0]  # the sidebar's members, kept
+            await pilot.press("v")  # a verdict on top of the view's
+            await pilot.pause()
+            assert listed(app) == by_plain_select(app), key
+        await pilot.press("slash", *"kpool")  # another search than the h2d view's
+        await pilot.pause()
+        assert app.reader.filters.query == "kpool"
+        assert listed(app) == by_plain_select(app)

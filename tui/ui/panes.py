@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from textual.reactive import reactive
 
-from tui.core.filters import REPO_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
+from tui.core.filters import REPO_PREFIX, VIEW_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
 from tui.core.marks import changes, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
 from tui.core.search import SearchIndex
@@ -83,9 +83,10 @@ class ReaderPanes(MainScreen):
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor."""
+        source, filters = self._source_and_filters()
         return select(
-            self._source(),
-            self.filters,
+            source,
+            filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_keys(),
             marked=self._marked() if self.filters.unchecked else None,
@@ -98,6 +99,31 @@ class ReaderPanes(MainScreen):
         """The reviews listed with an item mark, by key."""
         by_key = self.library.by_key
         return {key: by_key[key] for key in self.state.marked_keys() if key in by_key}
+
+    def _source_and_filters(self, filters: Filters | None = None) -> tuple[list[Review], Filters]:
+        """What `select` starts from and what it has left to do. Under a view
+        whose tags, verdicts, repos and search are as it set them, its members
+        (worked out once per library by the sidebar) are all that passes
+        those: a view key costs what its unread and unchecked filters cost.
+        `filters`: the filters to list by, if not the screen's own yet."""
+        filters = self.filters if filters is None else filters
+        if not filters.tag.startswith(VIEW_PREFIX):
+            return self._source(), filters
+        name = filters.tag.removeprefix(VIEW_PREFIX)
+        view = self.views.get(name)
+        if view is None or (view.tags, view.verdicts, view.repos) != (
+            filters.tags,
+            filters.verdicts,
+            filters.repos,
+        ):
+            return self._source(), filters
+        if view.search and filters.query != view.search:
+            return self._source(), filters
+        members = self.sidebar.members(name, self.library, self.views, self.mute, self.search_index)
+        if members is None:
+            return self._source(), filters
+        rest = filters._replace(tags=frozenset(), verdicts=frozenset(), repos=frozenset())
+        return members, rest._replace(query="") if view.search else rest
 
     def _source(self) -> list[Review]:
         """The reviews under the tag, before the other filters."""

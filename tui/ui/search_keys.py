@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tui.core.search import terms
 from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
@@ -32,14 +31,14 @@ class SearchKeys(ReaderPanes):
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
         self.search_turn += 1
         query = message.query
-        source = self._source()
-        if self.search_index.work(source, terms(query)) <= SEARCH_AT_ONCE:
+        source, rest = self._source_and_filters(self.filters._replace(query=query))
+        if self.search_index.work(source, rest.terms) <= SEARCH_AT_ONCE:
             self.filters = self.filters._replace(query=query)
             return
         turn = self.search_turn
 
         async def search() -> None:  # a function, not a coroutine: none is made if overtaken first
-            await self._search_off_the_key(query, source, turn)
+            await self._search_off_the_key(query, rest.terms, source, turn)
 
         self.run_worker(
             search,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
@@ -48,10 +47,10 @@ class SearchKeys(ReaderPanes):
             exit_on_error=False,
         )
 
-    async def _search_off_the_key(self, query: str, source: list, turn: int) -> None:
+    async def _search_off_the_key(self, query: str, wanted: tuple[str, ...], source: list, turn: int) -> None:
         before = self.filters
         started = time.perf_counter()
-        for _ in self.search_index.steps(source, terms(query)):
+        for _ in self.search_index.steps(source, wanted):
             if time.perf_counter() - started > SLICE_S:
                 await asyncio.sleep(0)  # a frame, a key
                 if turn != self.search_turn:

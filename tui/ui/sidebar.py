@@ -72,6 +72,22 @@ class SidebarCounts:
         """The views or what they search changed: work the groups out again."""
         self._groups = None
 
+    def _groups_for(
+        self, library: Library, views: Mapping[str, View], mute: frozenset[str], index: SearchIndex
+    ) -> _Groups:
+        groups = self._groups
+        if groups is None or groups.reviews is not library.reviews or groups.mute != mute:
+            groups = self._groups = _Groups(library, views, mute, index)
+        return groups
+
+    def members(
+        self, name: str, library: Library, views: Mapping[str, View], mute: frozenset[str], index: SearchIndex
+    ) -> list[Review] | None:
+        """The reviews a view holds before its `unread` and `unchecked`, muted
+        ones left out, in reading order (the same list until the library or the
+        mutes change); None for a view the config does not name."""
+        return self._groups_for(library, views, mute, index).views.get(name)
+
     def rows(
         self,
         library: Library,
@@ -80,9 +96,7 @@ class SidebarCounts:
         mute: frozenset[str],
         index: SearchIndex,
     ) -> list[TagCount]:
-        groups = self._groups
-        if groups is None or groups.reviews is not library.reviews or groups.mute != mute:
-            groups = self._groups = _Groups(library, views, mute, index)
+        groups = self._groups_for(library, views, mute, index)
         read = set()
         read_all = 0
         read_per_tag: dict[str, int] = {}
