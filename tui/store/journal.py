@@ -148,7 +148,7 @@ def parse(
 def _parse_lines(data: bytes, pos: int, end: int, header: Header, reviews: dict[str, ReviewMarks]) -> Parsed:
     """The slow way, line by line, to read what comes before a bad line."""
     newest: Stamp | None = None
-    number = 1
+    number = data.count(b"\n", 0, pos)  # lines before `pos`, when `data` is the whole file
     while pos < end:
         cut = data.index(b"\n", pos) + 1
         number += 1
@@ -202,15 +202,30 @@ def _fold(records: Iterable[object], machine: str, into: dict[str, ReviewMarks])
         marks = into.get(key)
         if marks is None:
             marks = into[key] = ReviewMarks()
+        # The later stamp wins; at one stamp (two machines given one id) the
+        # greater mark, as `state.merge_into` orders them: so what a folder
+        # reads to is the same in any order of files or lines, and a file
+        # read in two parts (`tui.store.shared_scan`) folds as if read whole.
         if kind == "i":
             old = marks.items.get(item)
-            if old is None or at >= old.at:
+            if (
+                old is None
+                or at > old.at
+                or (at == old.at and (value, digest or "") > (old.value, old.digest or ""))
+            ):
                 marks.items[item] = new(Mark, (value, at, digest))
         elif kind == "r":
-            if marks.read is None or at >= marks.read.at:
+            old = marks.read
+            if old is None or at > old.at or (at == old.at and value > old.value):
                 marks.read = new(Mark, (value, at, None))
-        elif marks.seen is None or at >= marks.seen.at:
-            marks.seen = new(Seen, (value, at))
+        else:
+            seen = marks.seen
+            if (
+                seen is None
+                or at > seen.at
+                or (at == seen.at and seen.fingerprint.__class__ is str_ and value > seen.fingerprint)
+            ):
+                marks.seen = new(Seen, (value, at))
         if newest is None or at > newest:
             newest = at
     return newest

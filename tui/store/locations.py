@@ -85,6 +85,15 @@ def cache_file() -> Path:
     return _cache_dir() / "parse-cache.marshal"
 
 
+def shared_cache_file(folder: Path) -> Path:
+    """What a shared state folder's files merged to at the last start
+    (`tui.store.shared_cache`): this machine's, in its cache folder, one per folder."""
+    from hashlib import blake2b
+
+    name = blake2b(os.fsencode(os.path.abspath(folder)), digest_size=8).hexdigest()
+    return _cache_dir() / "shared-marks" / f"{name}.marshal"
+
+
 def known_file() -> Path:
     """The review keys known at the last run (for `notify:`); in the cache folder."""
     return _cache_dir() / "known-reviews.marshal"

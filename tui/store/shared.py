@@ -35,6 +35,7 @@ from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
 from tui.store.safe_read import OPEN_FLAGS
+from tui.store.shared_scan import MAX_MARKS_BYTES, Cursor, is_marks_file, read_folder, read_from
 from tui.store.state import (
     Outcome,
     ReadState,
@@ -45,8 +46,8 @@ from tui.store.state import (
     move_aside,
 )
 
-MAX_MARKS_BYTES = 256 * 1024 * 1024
-"""A machine's file larger than this is not read."""
+__all__ = ["Arrivals", "SharedState", "is_marks_file", "open_state"]
+
 COMPACT_AT = 1024 * 1024
 """This machine's file is compacted once it is past this size and twice its
 size when last compacted (or read)."""
@@ -56,25 +57,11 @@ _APPEND = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os,
 Key = tuple[str, str, str | None]  # kind ("r", "i", "s"), review key, item key
 
 
-class Cursor(NamedTuple):
-    """How far a file was read: to read only what was appended since."""
-
-    signature: tuple[int, int, int]  # inode, size, mtime (ns): unchanged means not read again
-    end: int
-    header: Header | None
-    tail: bytes  # the bytes before `end`: the same file grown has them at the same place
-
-
 class Arrivals(NamedTuple):
     """What `poll` read: the marks, by the machine whose file held them."""
 
     parsed: list[Parsed]
     notes: list[str]
-
-
-def is_marks_file(name: str) -> bool:
-    """A machine's file or a sync tool's conflict copy of one; not a temp file."""
-    return name.endswith(SUFFIX) and not name.startswith((".", "~"))
 
 
 def open_state(path: Path | None, folder: bool = False) -> ReadState:
@@ -86,7 +73,11 @@ def open_state(path: Path | None, folder: bool = False) -> ReadState:
         return ReadState(path)
     local = locations.state_file()
     return SharedState(
-        path, this_machine(locations.machine_file()), local=local, lock_dir=locations.locks_dir()
+        path,
+        this_machine(locations.machine_file()),
+        local=local,
+        lock_dir=locations.locks_dir(),
+        cache=locations.shared_cache_file(path),
     )
 
 
@@ -101,16 +92,20 @@ class SharedState(ReadState):
         clock: HybridClock | None = None,
         local: Path | None = None,
         lock_dir: Path | None = None,
+        cache: Path | None = None,
     ) -> None:
         """`local`: the single state file whose marks the folder's first use on
         this machine takes with it. `lock_dir`: where the lock that two readers
-        on this machine take is kept (this machine's, never synced)."""
+        on this machine take is kept (this machine's, never synced). `cache`:
+        what the folder's files merged to at the last start, this machine's
+        (`tui.store.shared_cache`), so a start reads only what changed."""
         super().__init__(folder, clock)
         self.machine = machine
         self.clock.machine = machine.id
         self.own = folder / f"{machine.id}{SUFFIX}"
         self.header = Header(machine.id, machine.token)
         self.local = local
+        self.cache = cache
         digest = blake2b(os.fsencode(os.path.abspath(self.own)), digest_size=8).hexdigest()
         self._lock = (lock_dir or folder) / f".marks-{digest}"
         self._unsaved: dict[Key, tuple[int, Mark | Seen]] = {}
@@ -147,16 +142,20 @@ class SharedState(ReadState):
     # -- reading -----------------------------------------------------------------------------
 
     def load(self, move_aside: bool = True) -> None:
-        """Read every machine's file. This machine's, if broken, is moved aside
+        """Read every machine's file (only those changed since the last start,
+        with `cache`: `tui.store.shared_scan`). This machine's, if broken, is moved aside
         (only warned about when not `move_aside`) and written anew at the next
         save; if it is missing, the local state file's marks are taken in."""
-        self.reviews = {}
-        self._cursors = {}
-        arrivals = self.poll(into=self.reviews)
-        self.warnings.extend(arrivals.notes)
-        for parsed in arrivals.parsed:
-            if parsed.newest is not None:
-                self.clock.observe(parsed.newest)
+        assert self.path is not None
+        scan = read_folder(self.path, self.cache)
+        self.reviews, self._cursors = scan.reviews, scan.cursors
+        notes = scan.notes
+        for name, header in scan.headers:
+            self._check_twin(name, header, notes)
+        self.warnings.extend(notes)
+        if scan.newest is not None:
+            self.clock.observe(scan.newest)
+        self._broken_own = scan.broken.get(self.own.name)
         own = self._cursors.get(self.own.name)
         self._compacted = own.end if own is not None else 0
         if own is None and self.local is not None and not os.path.lexists(self.own):
@@ -199,11 +198,11 @@ class SharedState(ReadState):
             self.warnings.append(f"{exc} Marks are not saved; they are kept until you quit.")
             self.saving = False
 
-    def poll(self, into: dict[str, ReviewMarks] | None = None) -> Arrivals:
+    def poll(self) -> Arrivals:
         """Read what changed in the folder since the last poll: whole files that
         are new or replaced, what was appended to the others. Touches only the
         read positions (one poll at a time), so it may run off the loop; `take`
-        merges what it read. With `into`, marks are read straight into it."""
+        merges what it read."""
         assert self.path is not None
         parsed: list[Parsed] = []
         notes: list[str] = []
@@ -230,7 +229,7 @@ class SharedState(ReadState):
             if cursor is not None and cursor.signature == signature:
                 continue
             try:
-                result = self._read_file(Path(entry.path), signature, cursor, into)
+                result = self._read_file(Path(entry.path), signature, cursor)
             except OSError:
                 continue  # gone, or being replaced: its next change brings it back
             if result is None:
@@ -249,7 +248,6 @@ class SharedState(ReadState):
         path: Path,
         signature: tuple[int, int, int],
         cursor: Cursor | None,
-        into: dict[str, ReviewMarks] | None,
     ) -> Parsed | None:
         fd = os.open(path, OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
         try:
@@ -265,16 +263,16 @@ class SharedState(ReadState):
                 and os.pread(fd, len(cursor.tail), cursor.end - len(cursor.tail)) == cursor.tail
             ):
                 start = cursor.end - len(cursor.tail)  # grown: read only what follows
-            data = _read_from(fd, start, MAX_MARKS_BYTES)
+            data = read_from(fd, start, MAX_MARKS_BYTES)
         finally:
             os.close(fd)
         if start:
             assert cursor is not None
             offset = len(cursor.tail)
-            result = journal.parse(data, offset, cursor.header, into=into)
+            result = journal.parse(data, offset, cursor.header)
             end = start + result.end
         else:
-            result = journal.parse(data, 0, None, into=into)
+            result = journal.parse(data, 0, None)
             end = result.end
         tail = data[max(0, result.end - 64) : result.end]
         self._cursors[path.name] = Cursor(signature, end, result.header, tail)
@@ -455,15 +453,3 @@ def _append(path: Path, data: bytes) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _read_from(fd: int, start: int, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    pos = start
-    while pos - start <= limit:
-        chunk = os.pread(fd, 1 << 20, pos)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        pos += len(chunk)
-    return b"".join(chunks)

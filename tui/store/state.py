@@ -375,6 +375,19 @@ def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
     return ours
 
 
+def _newer_seen(ours: Seen | None, theirs: Seen) -> bool:
+    """Whether `theirs` is the later; at one stamp, the greater fingerprint text
+    (as `journal` folds them: the same in any order)."""
+    if ours is None or theirs.at > ours.at:
+        return True
+    return (
+        theirs.at == ours.at
+        and isinstance(ours.fingerprint, str)
+        and isinstance(theirs.fingerprint, str)
+        and theirs.fingerprint > ours.fingerprint
+    )
+
+
 def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
     """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value."""
     changed = False
@@ -384,7 +397,7 @@ def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> 
         if read is not mine.read:
             changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
             mine.read = read
-        if their_marks.seen and (mine.seen is None or their_marks.seen.at > mine.seen.at):
+        if their_marks.seen and _newer_seen(mine.seen, their_marks.seen):
             mine.seen = their_marks.seen
             changed = True
         for item, their_mark in their_marks.items.items():
