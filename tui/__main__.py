@@ -1,3 +1,3 @@
-from tui.cli import run
+from tui.entry import run
 
 run()

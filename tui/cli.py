@@ -16,16 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui import __version__, check_formats, i18n, runtime
+from tui import __version__, i18n, runtime
 from tui.i18n import words
 from tui.output import guarded, out, warn
 
 if TYPE_CHECKING:
     from tui.clone.resolve import ReviewRefs
     from tui.core.model import Library
-    from tui.load.cache import ParseCache
-    from tui.status import Counts
-    from tui.store.config import Config
     from tui.store.state import ReadState
 
 
@@ -65,6 +62,8 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(argv: Sequence[str]) -> int:
+    from tui import check_formats  # not on the reader's way to its first frame
+
     parser = argparse.ArgumentParser(
         prog="prdigest-tui check",
         description="Validate entry files; print file:line:column: message for each problem.",
@@ -202,7 +201,8 @@ def _export(argv: Sequence[str]) -> int:
     return 0
 
 
-def _status(argv: Sequence[str]) -> int:
+def status_parser() -> argparse.ArgumentParser:
+    """`status`'s arguments, for what `tui.status_command` does not read itself."""
     parser = argparse.ArgumentParser(
         prog="prdigest-tui status",
         description="Print one line for a status bar: unread and updated reviews, a view's count.",
@@ -215,78 +215,13 @@ def _status(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--state", metavar="PATH", help=STATE_HELP)
     _add_lang(parser)
-    args = parser.parse_args(argv)
-    i18n.choose(_language(args.lang))
-
-    from tui import status
-    from tui.core.marks import changes
-    from tui.load.cache import ParseCache
-    from tui.store import config, locations
-
-    fmt = args.format if args.format is not None else words().status_line
-    try:
-        wanted = status.view_names(fmt)
-    except status.FormatError as exc:
-        warn(f"prdigest-tui status: --format: {exc}")
-        return 2
-    settings = config.load(locations.config_file(), keys=False)
-    if missing := sorted(wanted - settings.views.keys()):
-        known = ", ".join(settings.views) or "none configured"
-        warn(f"prdigest-tui status: no view named {', '.join(missing)} (views: {known})")
-        return 2
-    cache = ParseCache(locations.cache_file(), version_key=__version__)
-    paths = args.paths or locations.default_paths()
-    state = _marks(args.state, settings.state)
-    state.load(move_aside=False)  # status only reads
-    for warning in state.warnings:
-        warn(warning)
-    rows = None
-    if not status.needs_bodies(settings.views, wanted):
-        # The lean path: the cache's index, no Review built, no body read but
-        # those of reviews read before (to tell if they changed since).
-        from tui.load.rows import cached_rows
-
-        rows = cached_rows(paths, cache)
-    if rows is not None:
-        state.adopt_title_marks(rows)
-        counts = status.count(
-            rows,
-            is_read=state.is_read,
-            updated=lambda row: state.touched(row.key) and changes(state, row.review()) is not None,
-            views=settings.views,
-            mute=settings.mute,
-            wanted_views=wanted,
-        )
-    else:
-        counts = _status_counts(paths, cache, state, settings, wanted)
-    out(status.render(fmt, counts) + "\n")
-    return 0
+    return parser
 
 
-def _status_counts(
-    paths: list[Path], cache: ParseCache, state: ReadState, settings: Config, wanted: frozenset[str]
-) -> Counts:
-    """`status` from the whole library: a file the cache cannot answer (parsed
-    here, and the cache saved), or a view that reads bodies."""
-    from tui import status
-    from tui.core.filters import has_unchecked
-    from tui.core.marks import changes, checked_items
-    from tui.core.search import SearchIndex
-    from tui.load.library import load_library
+def _status(argv: Sequence[str]) -> int:
+    from tui.status_command import main as status_main
 
-    library = load_library(paths, cache)
-    state.adopt_title_marks(library.reviews)
-    index = SearchIndex()
-    return status.count(
-        library.reviews,
-        is_read=state.is_read,
-        updated=lambda review: changes(state, review) is not None,
-        views=settings.views,
-        mute=settings.mute,
-        wanted_views=wanted,
-        has_unchecked=lambda review: has_unchecked(review, checked_items(state, review)),
-        matches=index.matches,
-    )
+    return status_main(argv)
 
 
 STATE_HELP = "where read marks are kept: a file, or a folder shared between machines (ends in / or exists)"
@@ -297,21 +232,13 @@ def _marks(given: str | None, configured: str | None = None) -> ReadState:
     state file. The config is read (and a shared folder's code imported) only
     when there is one."""
     from tui.store import locations
-    from tui.store.state import ReadState
+    from tui.store.marks_at import open_marks
 
     if given is None and configured is None and locations.config_file().exists():
         from tui.store import config
 
         configured = config.load(locations.config_file(), keys=False).state
-    where = given if given is not None else configured
-    if where is None:
-        return ReadState(locations.state_file())
-    path, folder = locations.state_place(where)
-    if not folder:
-        return ReadState(path)
-    from tui.store.shared import open_state
-
-    return open_state(path, folder)
+    return open_marks(given if given is not None else configured)
 
 
 LOCATIONS = ("config", "state", "ui", "cache")
@@ -439,7 +366,9 @@ _STREAMS = {"standard input": "标准输入", "standard output": "标准输出"}
 def run() -> None:
     """The console script: every command runs with the process-wide tweaks of
     `tui.runtime` in place (the collector off until the reader has loaded its
-    files; check and export end first), and ends with them undone."""
+    files; check and export end first), and ends with them undone; what is
+    left is then frozen for the interpreter's end (`runtime.exiting`)."""
     with runtime.installed():
         code = main()
+    runtime.exiting()
     sys.exit(code)

@@ -30,7 +30,8 @@ def test_the_hook_runs_check_on_yaml_files() -> None:
     assert hook["files"] == r"\.ya?ml$"
     # pre-commit appends the files: `prdigest-tui check FILE...`, the installed script.
     assert shlex.split(hook["entry"]) == ["prdigest-tui", "check"]
-    assert 'prdigest-tui = "tui.cli:run"' in (ROOT / "pyproject.toml").read_text()
+    # The console script: tui.entry sends `check` (every command but `status`) on to tui.cli.
+    assert 'prdigest-tui = "tui.entry:run"' in (ROOT / "pyproject.toml").read_text()
     for name, matches in [("a.yaml", True), ("entries/b.yml", True), ("a.yaml~", False), ("notes.md", False)]:
         assert bool(re.search(hook["files"], name)) is matches, name
 

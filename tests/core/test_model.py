@@ -141,6 +141,29 @@ def test_duplicate_review_keys_keep_the_first(tmp_path: Path) -> None:
     ]
 
 
+def test_the_first_loads_hand_over_indexes_as_a_reload_does_but_compares_nothing(tmp_path: Path) -> None:
+    """`apply(compare=False)` (the first load's later files): the same library
+    as `apply`, duplicates and problems included, and no review compared."""
+    a = page(tmp_path, "a.yaml", entry("first", "skip", "[x, y]", "pr: 7"), entry("t", "deep", "[y]"))
+    b = page(tmp_path, "b.yaml", entry("again", "quick", "[x]", "pr: 7"), entry("u", "skim", "[z]"))
+    c = page(tmp_path, "c.yaml", entry("v", "later", "[x]"))
+    result = load_paths([tmp_path])
+    updates = {path: FileUpdate(result.files.get(path, []), result.problems.get(path, [])) for path in (b, c)}
+    told, quiet = Library.build({a: result.files[a]}), Library.build({a: result.files[a]})
+    changes = told.apply(updates)
+    unchanged = quiet.apply(updates, compare=False)
+    assert changes.added == ["o/r:u"] and unchanged.added == [] and unchanged.updated == []
+    assert unchanged.problem_files == changes.problem_files == [c]
+    assert [r.key for r in quiet.reviews] == [r.key for r in told.reviews] == ["o/r:t", "o/r:u", "o/r#7"]
+    assert {tag: [r.key for r in rs] for tag, rs in quiet.tags.items()} == {
+        "y": ["o/r:t", "o/r#7"],
+        "x": ["o/r#7"],
+        "z": ["o/r:u"],
+    }
+    assert [str(p) for p in quiet.all_problems()] == [str(p) for p in told.all_problems()]
+    assert len(quiet.all_problems()) == 2  # c's verdict, and b's second o/r#7
+
+
 def test_build_does_not_change_its_inputs(tmp_path: Path) -> None:
     # A reload rebuilds the library from kept per-file results: problems must not pile up.
     page(tmp_path, "a.yaml", entry("t", "deep", "[x]", "pr: 1"))

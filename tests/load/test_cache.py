@@ -158,7 +158,16 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
     cache_file = tmp_path / "cache.bin"
     stamp_ = (info.st_size, info.st_mtime_ns)
     review = ("t", "o/r", "deep", ("a",), 1, 1, None, 1)
-    for reviews in ((("x",),), ((*review, "not", "ints", 0, 0),), ((*review, 0, 5, 9),)):
+    unchecked = review[:7]
+    damaged = (
+        (("x",),),
+        ((*review, "not", "ints", 0, 0),),
+        ((*review, 0, 5, 9),),
+        ((*unchecked, "1", 0, 5, 0, 5),),  # a checklist size that is not a number
+        ((*review, 0, 5, 0, 5), (*review, 0, 5, 0, None)),  # the file's second review
+        ((*review, "not a body"),),  # fresh from a parse: the body is bytes
+    )
+    for reviews in damaged:
         cache_file.write_bytes(
             cache_bytes((FORMAT, VERSION, "0.1.0", {str(path): (stamp_, reviews, ())}, 0, True))
         )

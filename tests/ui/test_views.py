@@ -246,6 +246,28 @@ async def test_a_two_repo_digest_has_a_repos_section_and_the_repo_in_each_row(tm
         assert rows(app)[repo_key("o/beta")] == (0, 1)
 
 
+async def test_with_nothing_muted_each_review_counts_under_all_its_tags_and_its_repo(tmp_path: Path) -> None:
+    app = digest(tmp_path, config="read_on_open: []\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        assert rows(app) == {
+            ALL_TAG: (5, 5),
+            "\x00unread": (5, 5),
+            "rocm": (2, 2),
+            "kernels": (2, 2),
+            "ci": (2, 2),
+            "docs": (1, 1),
+            repo_key("o/alpha"): (3, 3),
+            repo_key("o/beta"): (2, 2),
+        }
+        assert listed(app)[0] == "Alpha deep kernels"
+        await pilot.press("r")
+        await all_saved(app, pilot)
+        counts = rows(app)
+        assert counts[ALL_TAG] == (4, 5) and counts["kernels"] == (1, 2) and counts["rocm"] == (1, 2)
+        assert counts[repo_key("o/alpha")] == (2, 3) and counts[repo_key("o/beta")] == (2, 2)
+
+
 async def test_one_repo_changes_nothing(tmp_path: Path) -> None:
     app = digest(tmp_path, two_repos=False, config="mute: [ci]\n")
     async with app.run_test(size=(120, 40)) as pilot:

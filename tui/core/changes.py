@@ -4,11 +4,10 @@ version with it ("updated since read", and which items are new or edited)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from difflib import SequenceMatcher
+from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
-from tui.core.model import SECTIONS, Review, digest
+from tui.core.model import SECTIONS, Review, blake2b, digest
 
 FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags", "url", "date")
 """Review fields compared for "updated since read" (items are compared one by one)."""
@@ -17,9 +16,36 @@ FIELDS: tuple[str, ...] = ("title", "verdict", "verdict_note", "summary", "tags"
 def fingerprint(review: Review) -> dict[str, object]:
     """A compact record of what the reader saw, kept in the state file so a
     later version of the review can be compared with it, even after a restart."""
-    fields = {name: digest(repr(getattr(review, name))) for name in FIELDS}
-    items = {section: [[item.key, item.digest] for item in review.items(section)] for section in SECTIONS}
-    return {"fields": fields, "items": items}
+    return fingerprint_of({name: getattr(review, name) for name in FIELDS}, review.items)
+
+
+def fingerprint_of(
+    fields: Mapping[str, object],
+    items: Callable[[str], Iterable[tuple[str, str, tuple[str, ...], str | None]]],
+) -> dict[str, object]:
+    """`fingerprint` of a review given as its `FIELDS` and each section's items
+    as (section, text, refs, id) tuples (`Item`s are): what a parse worker has
+    before a `Review` is made. Each item's text is hashed once, for its key
+    (`Item.key`) and its digest (`Item.digest`)."""
+    out_fields = {name: digest(repr(fields[name])) for name in FIELDS}
+    out_items: dict[str, list[list[str]]] = {}
+    for section in SECTIONS:
+        pairs = out_items[section] = []
+        for _, text, _, item_id in items(section):
+            text_digest = digest(text)
+            pairs.append([f"{section}:{item_id}" if item_id else f"{section}:{text_digest}", text_digest])
+    return {"fields": out_fields, "items": out_items}
+
+
+def fingerprint_digest(fingerprint: Mapping[str, object]) -> bytes:
+    """A short digest of a fingerprint, equal for equal fingerprints made the
+    same way: `fingerprint(review)`, or the one the state file kept (JSON keeps
+    its order, and its lists are lists). The parse cache keeps each review's
+    (`tui.load.cache_format`), so telling a read review unchanged is comparing
+    two digests, without reading its body. Different digests are not proof of a
+    change (another order of keys): the caller then compares as `compare` does.
+    Eight bytes, as the fingerprint's own digests are: ten bytes a review in the index."""
+    return blake2b(repr(fingerprint).encode(), digest_size=8).digest()
 
 
 class ReviewChanges:
@@ -52,6 +78,8 @@ def compare(seen: Mapping[str, object], review: Review) -> ReviewChanges:
     now = fingerprint(review)
     if now == seen:
         return changes  # the usual answer, without matching four sections' items
+    from difflib import SequenceMatcher  # only here: `status` imports this module, and rarely compares
+
     now_fields = cast("dict[str, str]", now["fields"])
     now_items = cast("dict[str, list[list[str]]]", now["items"])
     fields, items = seen.get("fields"), seen.get("items")

@@ -52,23 +52,26 @@ class Seen(NamedTuple):
 
 
 def is_fingerprint(value: object) -> bool:
-    """The shape `changes.fingerprint` writes: field digests, and [key, digest] pairs per section."""
+    """The shape `changes.fingerprint` writes: field digests, and [key, digest] pairs per section.
+    (Loops, not `all` over generators: a state file's every `seen` is checked when it is read.)"""
     if not isinstance(value, dict):
         return False
     fields, items = value.get("fields", {}), value.get("items", {})
-    return (
-        isinstance(fields, dict)
-        and all(isinstance(v, str) for v in fields.values())
-        and isinstance(items, dict)
-        and all(
-            isinstance(pairs, list)
-            and all(
-                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-                for pair in pairs
-            )
-            for pairs in items.values()
-        )
-    )
+    if not isinstance(fields, dict) or not isinstance(items, dict):
+        return False
+    for digest in fields.values():
+        if not isinstance(digest, str):
+            return False
+    for pairs in items.values():
+        if not isinstance(pairs, list):
+            return False
+        for pair in pairs:
+            if not isinstance(pair, list) or len(pair) != 2:
+                return False
+            key, digest = pair
+            if not isinstance(key, str) or not isinstance(digest, str):
+                return False
+    return True
 
 
 def decoded(fingerprint: dict[str, object] | str) -> dict[str, object] | None:

@@ -7,7 +7,7 @@ asks it questions (which reviews are under this tag? in what order?).
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -348,14 +348,19 @@ class Library:
         library._index()
         return library
 
-    def apply(self, updates: Mapping[Path, FileUpdate | None]) -> LibraryChanges:
+    def apply(self, updates: Mapping[Path, FileUpdate | None], *, compare: bool = True) -> LibraryChanges:
         """Replace the given files' reviews and re-index; the others are untouched.
 
         Only reviews of the changed files are compared, so the cost of telling
-        what changed does not grow with the corpus.
+        what changed does not grow with the corpus. `compare` False: nothing is
+        compared and the changes are left empty but for the files with
+        problems (the first load, which hands over every file once, and would
+        compare 100,000 reviews to nothing).
         """
         old_by_key = self.by_key
-        touched = {review.key for path in updates for review in self.files.get(path, [])}
+        touched = (
+            {review.key for path in updates for review in self.files.get(path, [])} if compare else set()
+        )
         changes = LibraryChanges()
         for path, update in updates.items():
             if update is None:
@@ -374,6 +379,8 @@ class Library:
             self.files[path] = update.reviews
             self.stale.discard(path)
         self._index()
+        if not compare:
+            return changes
         for path in updates:
             for review in self.files.get(path, []):
                 if self.by_key.get(review.key) is not review:
@@ -385,6 +392,12 @@ class Library:
                     changes.updated.append(review.key)
         changes.removed = [key for key in touched if key not in self.by_key]
         return changes
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        """Problems that are not a file's own (a folder that cannot be read, a
+        file skipped), found after the library was built."""
+        for problem in problems:
+            self.problems.setdefault(problem.location.path, []).append(problem)
 
     def is_stale(self, review: Review) -> bool:
         return review.location.path in self.stale

@@ -15,6 +15,11 @@ truncated or old-version record is ignored (with everything after it in its
 file), a body that cannot be read is parsed again from its entry file: never
 trusted, never an error shown to the reader.
 
+A review in an index is a tuple: its list fields (title, repo, verdict, tags,
+line, column, pr), its checklist size, its fingerprint's digest
+(`tui.core.changes.fingerprint_digest`, column `FINGERPRINT`: `status` tells a
+read review unchanged by it, without its body) and where its body is.
+
 Apart from `tui.load.cache.ParseCache`, which decides which entries are kept
 and when they are saved: this module says what the bytes on disk are.
 """
@@ -33,8 +38,12 @@ from tui.core.model import BODY, FileUpdate, Location, Problem, Review, body_def
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-VERSION = 7
-"""Bump when the model or the loader's rules change: old caches are then ignored."""
+VERSION = 8
+"""Bump when the model, the loader's rules or `tui.core.changes.fingerprint` change:
+old caches are then ignored."""
+
+FINGERPRINT = 8
+"""The column of a cached review holding its fingerprint's digest."""
 
 Stamp = tuple[int, int]  # size, mtime_ns
 
@@ -163,24 +172,50 @@ def _body_from_file(location: Location) -> bytes:
 
 
 def _decode(path: Path, raw: tuple, source: Source | None) -> Review:
-    """A review from its cache tuple: its list fields and checklist size, with
-    its body's bytes (9 fields: fresh from a parse) or where they are in a
-    cache file (12 fields: block offset and length, and the body's start and
-    end in the block)."""
-    title, repo, verdict, tags, line, column, pr, checks, *where = raw
-    location = Location(path, line, column)
-    if not isinstance(checks, int):
-        raise TypeError("bad checklist size")
-    if len(where) == 4:
-        offset, length, start, end = where
-        if not all(isinstance(n, int) for n in where):
-            raise TypeError("bad body reference")
-        body = _Body(source, offset, length, start, end, location)
-        return Review.packed(title, repo, verdict, tags, location, pr, body, checks)
-    (blob,) = where
-    if not isinstance(blob, bytes):
-        raise TypeError("bad body")
-    return Review.packed(title, repo, verdict, tags, location, pr, blob, checks)
+    """A review from its cache tuple: its list fields, checklist size and
+    fingerprint digest, with its body's bytes (10 fields: fresh from a parse)
+    or where they are in a cache file (13 fields: block offset and length, and
+    the body's start and end in the block)."""
+    return _decode_all(path, (raw,), source)[0]
+
+
+_new = tuple.__new__
+
+
+def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[Review]:
+    """`_decode` for each of a file's reviews, in one loop: a warm start decodes
+    every review in the cache, and a call per review and a `Location(...)`
+    were a third of it (bench/README.md)."""
+    reviews: list[Review] = []
+    append = reviews.append
+    packed = Review.packed
+    for raw in raws:
+        if len(raw) == 13:
+            title, repo, verdict, tags, line, column, pr, checks, seen, offset, length, start, end = raw
+            if type(checks) is not int:
+                raise TypeError("bad checklist size")
+            if type(seen) is not bytes:
+                raise TypeError("bad fingerprint digest")
+            if (
+                type(offset) is not int
+                or type(length) is not int
+                or type(start) is not int
+                or type(end) is not int
+            ):
+                raise TypeError("bad body reference")
+            location = _new(Location, (path, line, column))  # Location(...) without its Python __new__
+            body = _Body(source, offset, length, start, end, location)
+            append(packed(title, repo, verdict, tags, location, pr, body, checks))
+            continue
+        title, repo, verdict, tags, line, column, pr, checks, seen, blob = raw
+        if type(checks) is not int:
+            raise TypeError("bad checklist size")
+        if type(seen) is not bytes:
+            raise TypeError("bad fingerprint digest")
+        if not isinstance(blob, bytes):
+            raise TypeError("bad body")
+        append(packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
+    return reviews
 
 
 def records(fd: int, size: int, version_key: str) -> Iterator[tuple[int, dict, bool]]:
@@ -231,18 +266,26 @@ def open_regular(path: Path) -> tuple[int, int] | None:
     return fd, info.st_size
 
 
-def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set[str]) -> Iterator[bytes]:
+def saved_records(
+    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
+) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
-    compressed blocks; the names of the files saved are added to `saved`."""
+    compressed blocks, the first `first` entries in a record of their own (the
+    first frame's: a start reads its index alone before drawing); the names of
+    the files saved are added to `saved`. Each entry is (stamp, reviews,
+    problems, their fingerprint digests, or None to compute them from the
+    reviews)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
-    for name, (current, reviews, problems) in entries:
+    for n, (name, (current, reviews, problems, digests)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
             continue  # a body that cannot be read: left out, parsed next time
         block, starts = made
         length = len(block)
+        if digests is None or len(digests) != len(reviews):
+            digests = tuple(review_digest(review) for review in reviews)
         packed = tuple(
             (
                 r.title,
@@ -253,17 +296,19 @@ def saved_records(entries: list[tuple[str, tuple]], version_key: str, saved: set
                 r.location.column,
                 r.pr,
                 r.checks,
+                d,
                 offset,
                 length,
                 s,
                 e,
             )
-            for r, (s, e) in zip(reviews, starts, strict=True)
+            for r, d, (s, e) in zip(reviews, digests, starts, strict=True)
         )
         index[name] = (current, packed, problems)
         blocks.append(block)
         offset += length
-        if offset >= RECORD_BYTES:
+        if offset >= RECORD_BYTES or n >= first > 0:
+            first = 0
             yield from _record(index, blocks, offset, version_key)
             saved.update(index)
             index, blocks, offset = {}, [], 0
@@ -310,6 +355,21 @@ def _one_block(reviews: list[Review]) -> tuple[bytes, list[tuple[int, int]]] | N
     return (zlib.compress(b"".join(blobs), LEVEL) if blobs else b""), starts
 
 
+def review_digest(review: Review) -> bytes:
+    """The fingerprint digest a cached review keeps (its body is read for it)."""
+    from tui.core.changes import fingerprint, fingerprint_digest
+
+    return fingerprint_digest(fingerprint(review))
+
+
+def digests_of(reviews: tuple) -> tuple | None:
+    """The fingerprint digests of an entry's cached reviews (None if one is not a tuple)."""
+    try:
+        return tuple([raw[FINGERPRINT] for raw in reviews])
+    except (TypeError, IndexError, KeyError):
+        return None
+
+
 def decode_review(path: Path, raw: tuple, source: Source | None) -> Review:
     """One review of `ParseCache.index_of`'s answer, its body where the cache has it."""
     return _decode(path, raw, source)
@@ -317,6 +377,6 @@ def decode_review(path: Path, raw: tuple, source: Source | None) -> Review:
 
 def decode_entry(path: Path, reviews: tuple, problems: tuple, source: Source | None = None) -> FileUpdate:
     return FileUpdate(
-        [_decode(path, raw, source) for raw in reviews],
+        _decode_all(path, reviews, source),
         [Problem(Location(path, line, column), message) for line, column, message in problems],
     )

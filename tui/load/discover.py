@@ -5,15 +5,19 @@ parse cache, needs this but not the parser (importing PyYAML is slow).
 
 from __future__ import annotations
 
+import heapq
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 from pathlib import Path
+from typing import Any, TypeVar
 
 from tui.core.model import Location, Problem
 from tui.core.text import one_line, unsafe_name
 
 SUFFIXES = (".yaml", ".yml")
+_T = TypeVar("_T")
 
 
 def is_entry_file(path: Path) -> bool:
@@ -43,12 +47,12 @@ def _lexists(path: Path) -> bool:
     return True
 
 
-def _inside(path: Path, real_folder: str) -> bool:
+def _inside(path: str | Path, real_folder: str) -> bool:
     real = os.path.realpath(path)
     return real == real_folder or real.startswith(real_folder.rstrip(os.sep) + os.sep)
 
 
-def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
+def _skip_reason(path: str | Path, real_folder: str, is_link: bool) -> str | None:
     """Why an entry file found in a folder is not read, or None to read it.
 
     A symbolic link is followed only when it stays inside the folder: a shared
@@ -61,35 +65,60 @@ def _skip_reason(path: Path, real_folder: str, is_link: bool) -> str | None:
     return None
 
 
-def _bad_name(where: Path, name: str, what: str) -> Problem:
-    return safe_problem(Location(where, 1, 1), f"{what} {name!r} skipped: its name has control characters")
+def _bad_name(where: str, name: str, what: str) -> Problem:
+    return safe_problem(
+        Location(Path(where), 1, 1), f"{what} {name!r} skipped: its name has control characters"
+    )
 
 
 def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
-    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`.
+    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`."""
+    for path in _walk_sorted(folder, real_folder, problems):
+        found[path] = None
+
+
+def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[Path]:
+    """`_entries` as `Path`s: `base / name` parses the name alone, not the whole path."""
+    last, base = "", folder
+    for dirpath, name in _entries(os.fspath(folder), real_folder, problems):
+        if dirpath is not last:
+            last, base = dirpath, Path(dirpath)
+        yield base / name
+
+
+def _walk_names(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[str]:
+    """`_walk_sorted` with each file as the `str` of its `Path`: `status` takes
+    them as they are, and hashing 10,000 `Path`s costs it milliseconds."""
+    last, prefix = "", ""
+    for dirpath, name in _entries(os.fspath(folder), real_folder, problems):
+        if dirpath is not last:
+            last, prefix = dirpath, _prefix(dirpath)
+        yield prefix + name
+
+
+def _prefix(dirpath: str) -> str:
+    """What `str(Path(dirpath) / name)` puts before `name` (for "." and a trailing "/")."""
+    return "" if dirpath == "." else dirpath if dirpath.endswith("/") else dirpath + "/"
+
+
+def _entries(top: str, real_folder: str, problems: list[Problem]) -> Iterator[tuple[str, str]]:
+    """The folder and name of each entry file under `top`, in sorted order (as
+    `Path`s compare: a folder's entries by name, a subfolder's files where its
+    name sorts), each folder listed only when the walk reaches it, and its
+    entries looked at only as the walk passes them: the first files of a big
+    tree, or of a folder of 10,000, are found without the rest (the first frame
+    needs only those). Skipped files and unreadable folders go to `problems` as
+    the walk comes to them.
 
     Links to folders are not followed (as `os.walk` does not), so a link cannot
     pull in a tree from elsewhere or loop. `os.scandir` tells links and folders
     apart from the directory listing itself: at 10,000 reviews, a `stat` of
     each file (what `os.walk` and `os.path.islink` cost) was ~half of finding
-    them, and finding them is before the first frame.
+    them.
     """
-
-    def unreadable(error: OSError) -> None:
-        where = Path(error.filename) if error.filename else folder
-        problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
-
-    pending = [os.fspath(folder)]  # depth first, each folder's files before its subfolders, as os.walk
-    while pending:
-        dirpath = pending.pop()
-        try:
-            with os.scandir(dirpath) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
-        except OSError as error:
-            unreadable(error)
-            continue
-        subfolders = []
-        base = Path(dirpath)  # `base / name` parses the name alone, not the whole path
+    listings = [_listing(top, problems)]
+    while listings:
+        base, entries = listings[-1]
         for entry in entries:
             name = entry.name
             try:
@@ -102,20 +131,94 @@ def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: lis
                 if unsafe_name(name):
                     problems.append(_bad_name(base, name, "folder"))
                 elif not entry.is_symlink():
-                    subfolders.append(entry.path)
+                    listings.append(_listing(_prefix(base) + name, problems))  # "a", not "./a"
+                    break
                 continue
             if not _is_entry_name(name):
                 continue
             if unsafe_name(name):
                 problems.append(_bad_name(base, name, "file"))
                 continue
-            path = base / name
-            reason = _skip_reason(path, real_folder, entry.is_symlink())
-            if reason is not None:
-                problems.append(safe_problem(Location(path, 1, 1), reason))
-                continue
-            found[path] = None
-        pending.extend(reversed(subfolders))
+            if entry.is_symlink():
+                reason = _skip_reason(entry.path, real_folder, True)
+                if reason is not None:
+                    problems.append(safe_problem(Location(Path(entry.path), 1, 1), reason))
+                    continue
+            yield base, name
+        else:
+            listings.pop()
+
+
+def _listing(dirpath: str, problems: list[Problem]) -> tuple[str, Iterator[os.DirEntry[str]]]:
+    """A folder, and its entries in name order (none if it cannot be read)."""
+    try:
+        with os.scandir(dirpath) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:
+        where = Path(error.filename) if error.filename else Path(dirpath)
+        problems.append(safe_problem(Location(where, 1, 1), f"cannot read folder: {error.strerror or error}"))
+        entries = []
+    return dirpath, iter(entries)
+
+
+def walk(paths: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
+    """The entry files `discover` finds, in the same (sorted) order, found as
+    they are asked for (see `_entries`); problems go to `problems` as the
+    walk comes to them (those of missing paths at once)."""
+    walks: list[Iterator[Path]] = []
+    for root in paths:
+        if _is_dir(root):
+            walks.append(_walk_sorted(root, os.path.realpath(root), problems))
+        elif _lexists(root):
+            walks.append(iter((root,)))  # a file named explicitly: read whatever it is
+        else:
+            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
+    yield from _merged(walks, _parts)
+
+
+def _merged(walks: list[Iterator[_T]], key: Callable[[_T], Any]) -> Iterator[_T]:
+    """Sorted walks as one, each file once (a file under two of the paths
+    given, or named twice)."""
+    if len(walks) == 1:
+        yield from walks[0]
+        return
+    last = None
+    for path in heapq.merge(*walks, key=key):
+        if path != last:
+            yield path
+        last = path
+
+
+_parts = attrgetter("parts")
+
+
+def path_order(name: str) -> list[str]:
+    """`Path(name).parts`, for sorting strings as `Path`s sort (by parts, so
+    `a/b` before `a-c`), when `name` is the `str` of a `Path` (POSIX)."""
+    if name == "/":
+        return ["/"]
+    parts = name.split("/")
+    if name.startswith("/"):
+        if name.startswith("//") and not name.startswith("///"):
+            return ["//", *parts[2:]]
+        parts[0] = "/"
+    return parts
+
+
+def discover_names(paths: Iterable[Path]) -> tuple[list[str], list[Problem]]:
+    """`discover`, with each file as the `str` of its `Path`."""
+    problems: list[Problem] = []
+    walks: list[Iterator[str]] = []
+    for root in paths:
+        if _is_dir(root):
+            walks.append(_walk_names(root, os.path.realpath(root), problems))
+        elif _lexists(root):
+            walks.append(iter((os.fspath(root),)))  # a file named explicitly: read whatever it is
+        else:
+            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
+    if os.sep != "/":  # pragma: no cover - Windows: as `Path`s sort there
+        return [os.fspath(path) for path in sorted(set(map(Path, _merged(walks, Path))))], problems
+    return list(_merged(walks, path_order)), problems
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:

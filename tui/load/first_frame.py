@@ -20,12 +20,13 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from itertools import islice
 from pathlib import Path
 
 from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
-from tui.load.discover import discover
+from tui.load.discover import walk
 from tui.load.journal import Journal, parse_files
 
 PROCESS_THRESHOLD = 48
@@ -62,7 +63,10 @@ of it re-indexing."""
 
 class FirstPart:
     """The first frame's files, planned: those the cache answered, those to
-    parse now (maybe already being parsed in a child process), the rest."""
+    parse now (maybe already being parsed in a child process), the others
+    among the first `SYNC_FILES`; and the walk that finds every other file,
+    and the cache's index beyond the first frame's, both left for after the
+    first frame (`rest`)."""
 
     def __init__(
         self,
@@ -70,15 +74,48 @@ class FirstPart:
         hits: dict[Path, FileUpdate],
         parse: list[Path],
         later: list[Path],
-        missing: list[Problem],
+        problems: list[Problem],
+        walk: Iterator[Path] | None = None,
     ) -> None:
-        self.cache, self.hits, self.parse, self.later, self.missing = cache, hits, parse, later, missing
+        self.cache, self.hits, self.parse, self.later = cache, hits, parse, later
+        self.problems = problems  # the walk's, so far: it adds those it finds later
+        self.walk = walk if walk is not None else iter(())
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
+        self._shown_problems = 0
+
+    def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
+        """The first frame's files (the child's parses, or parsed here; None for
+        one gone since the scan), and the problems the walk found so far."""
+        with _collector_off():
+            hits: dict[Path, FileUpdate | None] = dict(self.hits)
+            entries = _from_child(self.child) if self.child is not None else None
+            self.child = None
+            if entries is None:
+                hits.update(parse_now(self.parse, self.cache))
+            else:
+                hits.update(self.cache.store(entries))
+        self._shown_problems = len(self.problems)
+        return hits, self.problems[: self._shown_problems]
+
+    def rest(self) -> tuple[list[Path], list[Problem]]:
+        """Every file the first frame did not show (for `from_cache`, then
+        parsing), and the problems `shown` did not return: the rest of the
+        walk, with the rest of the cache's index read meanwhile."""
+        with _collector_off():
+            rest = [*self.later, *self.walk]
+            self.later, self.walk = [], iter(())
+            self.cache.load_rest()
+        problems = self.problems[self._shown_problems :]
+        self._shown_problems = len(self.problems)
+        return rest, problems
 
 
 def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:
     """Find the first `SYNC_FILES` files and ask the cache for them; the ones it
     cannot answer (up to about `SYNC_BYTES`) are parsed before the first frame.
+    Only as much of the folders is listed, and of the cache's index read, as
+    these files need: at 100,000 reviews, listing every folder and reading the
+    whole index took ~120 ms; the rest waits for `FirstPart.rest`.
 
     `fork`: parse them in a child process, started now. The command line plans
     before importing Textual, so the child imports the parser and parses on the
@@ -89,12 +126,14 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     any thread starts, hence before Textual.
     """
     with _collector_off():
-        files, missing = discover(paths)
-        cache.load()
-        now, rest = files[:SYNC_FILES], files[SYNC_FILES:]
+        problems: list[Problem] = []
+        files = walk(paths, problems)
+        now = list(islice(files, SYNC_FILES))
+        cache.load(first=[str(path) for path in now])
+        cache.put_first(now)
         hits, misses = _from_cache(now, cache)
         parse, later = _within(misses, SYNC_BYTES)
-    first = FirstPart(cache, hits, parse, later + rest, missing)
+    first = FirstPart(cache, hits, parse, later, problems, files)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
     return first
@@ -164,18 +203,12 @@ def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> lis
 def finish_first_part(
     first: FirstPart,
 ) -> tuple[dict[Path, FileUpdate | None], list[Path], list[Problem]]:
-    """The first frame's files (the child's parses, or parsed here; None for
-    one gone since the scan), every other file (for `from_cache`, then
-    parsing), and the paths that do not exist."""
-    with _collector_off():
-        hits: dict[Path, FileUpdate | None] = dict(first.hits)
-        entries = _from_child(first.child) if first.child is not None else None
-        first.child = None
-        if entries is None:
-            hits.update(parse_now(first.parse, first.cache))
-        else:
-            hits.update(first.cache.store(entries))
-        return hits, first.later, first.missing
+    """The first frame's files (`FirstPart.shown`), every other file (for
+    `from_cache`, then parsing; the walk and the cache's index finished
+    now), and every problem the walk found."""
+    hits, _ = first.shown()
+    rest, _ = first.rest()
+    return hits, rest, first.problems
 
 
 def first_part(

@@ -19,15 +19,18 @@ import contextlib
 import marshal
 import os
 import sys
-import threading
+from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tui.core.changes import FIELDS, fingerprint_digest, fingerprint_of
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp, stamp
+from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, VERSION, Stamp, stamp
 
 JOURNAL_SUFFIX = ".journal"
+BLOB = FINGERPRINT + 1
+"""Where a freshly parsed review's body bytes are: after its fingerprint digest."""
 
 
 def journals(path: Path) -> list[Path]:
@@ -51,7 +54,7 @@ class Journal:
         self.path: Path | None = None
         self._fd: int | None = None
         self._size = 0
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._failed = False
 
     def _open(self) -> int | None:
@@ -116,13 +119,13 @@ def _pack(entries: Iterable[tuple[str, Stamp | None, tuple, tuple]]) -> tuple[di
     out = []
     offset = 0
     for name, before, reviews, problems in entries:
-        block = b"".join([raw[8] for raw in reviews])
+        block = b"".join([raw[BLOB] for raw in reviews])
         length = len(block)
         start = 0
         packed = []
         for raw in reviews:
-            end = start + len(raw[8])
-            packed.append((*raw[:8], offset, length, start, end))
+            end = start + len(raw[BLOB])
+            packed.append((*raw[:BLOB], offset, length, start, end))
             start = end
         packed_t = tuple(packed)
         if before is not None:
@@ -143,9 +146,21 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
     body = tuple([get(name, default) for name, default in _BODY_DEFAULTS])
     intern = sys.intern
     checks = len(get("focus", ())) + len(get("read_order", ()))
+    title, verdict, tags = (
+        fields["title"],
+        intern(fields["verdict"]),
+        tuple([intern(tag) for tag in fields["tags"]]),
+    )
+    # The fingerprint's digest here, from the fields at hand (`status` compares it):
+    # made later, it would be a body read and unpacked per review.
+    listed = {"title": title, "verdict": verdict, "tags": tags}
+    seen = fingerprint_of(
+        {name: listed[name] if name in listed else get(name, body_default(name)) for name in FIELDS},
+        lambda section: get(section, ()),
+    )
     return (
-        fields["title"], intern(fields["repo"]), intern(fields["verdict"]),
-        tuple([intern(tag) for tag in fields["tags"]]), line, column, get("pr"), checks, marshal.dumps(body),
+        title, intern(fields["repo"]), verdict, tags, line, column, get("pr"), checks,
+        fingerprint_digest(seen), marshal.dumps(body),
     )  # fmt: skip
 
 

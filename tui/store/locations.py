@@ -85,6 +85,12 @@ def cache_file() -> Path:
     return _cache_dir() / "parse-cache.marshal"
 
 
+def config_copy_file() -> Path:
+    """What `status` read of the config, kept while the config is unchanged
+    (`tui.store.config_cache`); in the cache folder."""
+    return _cache_dir() / "status-config.marshal"
+
+
 def shared_cache_file(folder: Path) -> Path:
     """What a shared state folder's files merged to at the last start
     (`tui.store.shared_cache`): this machine's, in its cache folder, one per folder."""

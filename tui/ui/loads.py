@@ -16,14 +16,7 @@ from tui.core.model import Library
 from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
-from tui.load.first_frame import (
-    FirstPart,
-    finish_first_part,
-    first_library,
-    first_part,
-    from_cache,
-    parse_in_background,
-)
+from tui.load.first_frame import FirstPart, first_library, from_cache, parse_in_background, plan_first_part
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -61,8 +54,7 @@ class Loads:
         self.folders, self.files = split_roots(paths)
         self.reloads = 0  # applied reloads, for tests and benchmarks
         self.cache_save_quiet_s = CACHE_SAVE_QUIET_S
-        self._first = first
-        self._rest: list[Path] = []  # files the first frame did not show
+        self._first = first  # until `load_rest` takes what the first frame did not show
         self._stop_watch = asyncio.Event()
         self._pending: set[Path] = set()
         self._applying = False
@@ -71,25 +63,24 @@ class Loads:
     def first_library(self) -> Library:
         """The files the first frame shows, read now (or finished, if the command
         line started them); the others are left for `load_rest`."""
-        if self._first is not None:
-            hits, rest, missing = finish_first_part(self._first)
-            self._first = None
-        else:
-            hits, rest, missing = first_part(self.paths, self.cache)
-        self._rest = rest
-        return first_library(hits, missing)
+        if self._first is None:
+            self._first = plan_first_part(self.paths, self.cache)
+        return first_library(*self._first.shown())
 
     def load_rest(self) -> None:
         """The files the first frame did not show: those the cache has at once,
         the others parsed in the background; then start watching for changes."""
-        self.app.run_worker(self._load_rest(self._rest), group="load", exclusive=True, exit_on_error=False)
+        first, self._first = self._first, None
+        self.app.run_worker(self._load_rest(first), group="load", exclusive=True, exit_on_error=False)
 
-    async def _load_rest(self, rest: list[Path]) -> None:
+    async def _load_rest(self, first: FirstPart | None) -> None:
         reader = self.reader
         try:
+            # The folders' other files, with the rest of the cache's index.
+            rest, problems = first.rest() if first is not None else ([], [])
             cached, misses = from_cache(rest, self.cache)
-            if cached:
-                reader.deliver(cached)
+            if cached or problems:
+                reader.deliver(cached, problems)
             if misses:
                 reader.load_progress = (0, len(misses))
                 reader.refresh_status()

@@ -18,7 +18,7 @@ and `apply_updates`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from tui.core.filters import labels, marks_narrow
-from tui.core.model import FileUpdate
+from tui.core.model import FileUpdate, Problem
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
@@ -92,10 +92,12 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
 
     # -- files read --------------------------------------------------------------
 
-    def deliver(self, updates: Mapping[Path, FileUpdate | None]) -> None:
-        """More of the first load: files the first frame did not show."""
+    def deliver(self, updates: Mapping[Path, FileUpdate | None], problems: Sequence[Problem] = ()) -> None:
+        """More of the first load: files the first frame did not show, and
+        problems found since (files and folders skipped in folders listed later)."""
         position = self.review_list.position_of(self.current_key)
-        self.library.apply(updates)
+        self.library.add_problems(problems)
+        self.library.apply(updates, compare=False)  # what changed is told for reloads only
         self._refresh_all(fallback=position)
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:

@@ -9,15 +9,20 @@ a mark then costs a pass over the read keys, as the tag counts always did.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from operator import attrgetter
 
 from tui.core.filters import has_unchecked, repo_key, view_key
 from tui.core.marks import Marks, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
 from tui.core.search import SearchIndex
 from tui.core.views import View, in_view, is_muted
+from tui.core.views import unmuted as unmuted_reviews
 from tui.i18n import words
 from tui.ui.presenting import TagCount
+
+_repo = attrgetter("repo")
 
 
 class _Groups:
@@ -28,16 +33,16 @@ class _Groups:
     ) -> None:
         self.reviews = library.reviews  # a new list each time the library changes
         self.mute = mute
-        self.unmuted = sum(1 for review in library.reviews if not is_muted(review, mute))
+        # Nothing muted (the usual case): each count is a length, or a count in C.
+        unmuted = unmuted_reviews(library.reviews, mute)
+        self.unmuted = len(unmuted)
         self.tag_totals = {
-            tag: len(reviews) if tag in mute else sum(1 for r in reviews if not is_muted(r, mute))
+            tag: len(reviews) if not mute or tag in mute else sum(1 for r in reviews if not is_muted(r, mute))
             for tag, reviews in library.tags.items()
         }
         self.repo_totals: dict[str, int] = {}
         if len(library.repos) > 1:
-            for review in library.reviews:
-                if not is_muted(review, mute):
-                    self.repo_totals[review.repo] = self.repo_totals.get(review.repo, 0) + 1
+            self.repo_totals = dict(Counter(map(_repo, unmuted)))
         # A view's members ignore its `unread` (its count says how many of them are
         # unread) and its `unchecked`, which marks change: that part is counted each time.
         self.views: dict[str, list[Review]] = {

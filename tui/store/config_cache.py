@@ -1,0 +1,117 @@
+"""What `status` reads of config.yaml (views, mute, state), kept in the cache
+folder and reused while the file is unchanged: a status bar calls `status`
+every few seconds, and reading YAML means importing PyYAML, most of a call.
+
+The copy is keyed by everything its answer depends on: the file (device,
+inode, size, mtime and ctime, so an edit, a rename over it or a touch is
+seen) and HOME (`state: ~/...`). A config changed less than `RACY_NS` before
+it was read is not kept (its next change could come within the same mtime
+tick), nor is a copy that cannot be written; one that is damaged or of
+another version is a miss. Never an error: the file is then read as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from tui.core.views import View
+
+FORMAT = "prdigest-tui/status-config"
+VERSION = 1
+"""Bump when what is kept, or how config.yaml is read for it, changes."""
+RACY_NS = 2_000_000_000
+MAX_BYTES = 1024 * 1024
+
+
+class Settings(NamedTuple):
+    """What `status` reads of the config."""
+
+    views: Mapping[str, View]
+    mute: frozenset[str]
+    state: str | None
+
+
+NONE = Settings({}, frozenset(), None)
+
+
+def settings(path: Path, copy: Path | None) -> Settings:
+    """The settings of the config at `path` (none without a file), from the
+    copy at `copy` when it is one of this file as it is now."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return NONE
+    except (OSError, ValueError):
+        return _read(path)  # the reader says what is wrong (status does not warn about the config)
+    key = (
+        FORMAT,
+        VERSION,
+        str(path),
+        info.st_dev,
+        info.st_ino,
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ctime_ns,
+        os.environ.get("HOME"),
+    )
+    if copy is not None and (kept := _kept(copy, key)) is not None:
+        return kept
+    found = _read(path)
+    if copy is not None and time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > RACY_NS:
+        views = tuple(
+            (v.name, v.tags, v.verdicts, v.repos, v.unread, v.unchecked, v.search)
+            for v in found.views.values()
+        )
+        with contextlib.suppress(OSError, ValueError):
+            from tui.store.atomic import write_atomic
+
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(copy, marshal.dumps((key, views, found.mute, found.state)))
+    return found
+
+
+def _read(path: Path) -> Settings:
+    from tui.store import config
+
+    found = config.load(path, keys=False)
+    return Settings(found.views, found.mute, found.state)
+
+
+def _kept(copy: Path, key: tuple) -> Settings | None:
+    from tui.store.safe_read import UnfitFile, read_regular
+
+    try:
+        doc = marshal.loads(read_regular(copy, MAX_BYTES))
+    except (OSError, UnfitFile, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(doc, tuple) or len(doc) != 4 or doc[0] != key:
+        return None
+    _, views, mute, state = doc
+    if not (
+        isinstance(views, tuple)
+        and isinstance(mute, frozenset)
+        and all(isinstance(tag, str) for tag in mute)
+        and (state is None or isinstance(state, str))
+    ):
+        return None
+    out: dict[str, View] = {}
+    for fields in views:
+        if not (isinstance(fields, tuple) and len(fields) == len(View._fields)):
+            return None
+        view = View(*fields)
+        if not (
+            isinstance(view.name, str)
+            and all(isinstance(s, frozenset) for s in (view.tags, view.verdicts, view.repos))
+            and isinstance(view.unread, bool)
+            and isinstance(view.unchecked, bool)
+            and isinstance(view.search, str)
+        ):
+            return None
+        out[view.name] = view
+    return Settings(out, mute, state)
