@@ -384,13 +384,13 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
         await until(pilot, lambda: not app.loads._applying, "the probe's reload")
         saves.clear()
         for n in range(4):
+            last_edit = time.monotonic()  # the quiet time runs from after this write is seen
             (folder / "one.yaml").write_text(review_yaml(f"one, edit {n}"), encoding="utf-8")
             await until(pilot, lambda n=n: titles(app)[0] == f"one, edit {n}", f"edit {n}")
+            assert saves == []  # still editing
             await pilot.pause(0.2)
-        last_edit = time.monotonic()
-        assert saves == []  # still editing
         await until(pilot, lambda: saves, "the save")
-        assert saves[0] - last_edit > 0.5
+        assert saves[0] - last_edit > 0.9  # 1.0 s of quiet, less a timer's slack
         await pilot.pause(1.5)
         assert len(saves) == 1
     warm = ParseCache(cache_file, version_key=app.loads.cache.version_key)

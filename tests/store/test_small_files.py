@@ -45,3 +45,26 @@ def test_sizes_are_named_in_the_unit_they_were_set_in(tmp_path: Path) -> None:
         read_regular(path, 2 * 1024 * 1024)
     with pytest.raises(UnfitFile, match="larger than 64 KB"):
         read_regular(path, 64 * 1024)
+
+
+def test_a_file_that_grew_since_its_stat_is_read_to_its_end_or_refused(tmp_path: Path) -> None:
+    """The first read asks for one byte more than the stat said: a file that
+    grew since is read on to its end (within the limit), not cut at its old size."""
+    path = tmp_path / "grows.yaml"
+    path.write_bytes(b"a" * 100)
+    old = os.stat(path)
+    path.write_bytes(b"b" * 300)  # grew after the caller's stat
+    assert read_regular(path, 1000, old) == b"b" * 300
+    with pytest.raises(UnfitFile):
+        read_regular(path, 200, old)
+    assert read_regular(path, 1000, os.stat(path)) == b"b" * 300
+    empty = tmp_path / "empty.yaml"
+    empty.write_bytes(b"")
+    assert read_regular(empty, 1000, os.stat(empty)) == b""
+
+
+def test_a_pipe_is_refused_on_the_callers_stat_too(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    with deadline(5), pytest.raises(UnfitFile):
+        read_regular(pipe, 1000, os.stat(pipe))

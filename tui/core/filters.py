@@ -119,6 +119,7 @@ def select(
     index: SearchIndex,
     keep: str | None = None,
     read_keys: Iterable[str] | None = None,
+    marked: Mapping[str, Review] | None = None,
 ) -> list[Review]:
     """The reviews that pass every filter, in order.
 
@@ -127,6 +128,9 @@ def select(
     reader's cursor; the verdict and the search still apply to it.
     `read_keys`, if given, are the keys `is_read` is true of: one set lookup a
     review instead of a call (~20 ms less a key at 100,000 reviews).
+    `marked`, if given, holds every review with an item mark, by key: the
+    others have nothing checked, and `unchecked` passes them on their
+    checklist's size.
 
     Each filter is one pass over what the one before left, the search first
     (`SearchIndex.select` remembers recent answers and narrows them).
@@ -152,20 +156,55 @@ def select(
         else:
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
-        out = [review for review in out if review.key == keep or has_unchecked(review, checked(review))]
+        out = with_unchecked(out, checked, marked, keep)
     return out if isinstance(out, list) and out is not reviews else list(out)
 
 
+def with_unchecked(
+    reviews: Sequence[Review],
+    checked: Callable[[Review], frozenset[str]],
+    marked: Mapping[str, Review] | None,
+    keep: str | None = None,
+) -> list[Review]:
+    """The reviews with an unchecked item (and `keep`), in order. Given
+    `marked` (every review with an item mark, by key: nothing of the others
+    is checked), one pass in C keeps the reviews with a checklist and only the
+    marked are looked at closely: ~30 ms less at 100,000 reviews."""
+    if marked is None:
+        return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
+    out = list(compress(reviews, map(_checks, reviews)))
+    if keep is not None and len(out) < len(reviews) and _without_checklist(reviews, keep):
+        # The open review has no checklist, yet stays listed: the plain pass places it.
+        return [review for review in reviews if review.key == keep or has_unchecked(review, checked(review))]
+    done = {
+        key for key, review in marked.items() if review.checks and not has_unchecked(review, checked(review))
+    }
+    done.discard(keep)
+    if done:
+        out = list(compress(out, map(operator.not_, map(done.__contains__, map(_key, out)))))
+    return out
+
+
+def _without_checklist(reviews: Sequence[Review], key: str) -> bool:
+    """Is `key` listed in `reviews` with an empty checklist?"""
+    try:
+        return reviews[operator.indexOf(map(_key, reviews), key)].checks == 0
+    except ValueError:
+        return False
+
+
 def _in_sets(reviews: Sequence[Review], filters: Filters) -> list[Review]:
-    """What a view or a repo sets: any of its tags, one of its verdicts, one of its repos."""
+    """What a view or a repo sets: any of its tags, one of its verdicts, one of
+    its repos. A pass in C for each (~5 ms at 100,000, a comprehension ~20)."""
     tags, verdicts, repos = filters.tags, filters.verdicts, filters.repos
-    return [
-        review
-        for review in reviews
-        if (not verdicts or review.verdict in verdicts)
-        and (not repos or review.repo in repos)
-        and (not tags or not tags.isdisjoint(review.tags))
-    ]
+    out = reviews
+    if verdicts:
+        out = list(compress(out, map(verdicts.__contains__, map(_verdict, out))))
+    if repos:
+        out = list(compress(out, map(repos.__contains__, map(_repo, out))))
+    if tags:
+        out = list(compress(out, map(operator.not_, map(tags.isdisjoint, map(_tags, out)))))
+    return out if isinstance(out, list) and out is not reviews else list(out)
 
 
 def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
@@ -183,6 +222,10 @@ def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
 
 
 _key = operator.attrgetter("key")
+_checks = operator.attrgetter("checks")
+_verdict = operator.attrgetter("verdict")
+_repo = operator.attrgetter("repo")
+_tags = operator.attrgetter("tags")
 
 
 def _rank(review: Review) -> int:

@@ -114,6 +114,11 @@ class Marks:
     def read_keys(self) -> list[str]:
         return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
 
+    def marked_keys(self) -> set[str]:
+        """Reviews with any item mark (checked or unchecked since): nothing of
+        the others is checked."""
+        return {key for key, marks in self.reviews.items() if marks.items}
+
     def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
         """Checked item keys. Given the items' current digests, a check made on
         different text does not count: the reader has not seen the new text."""

@@ -13,8 +13,10 @@ drawn.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from itertools import compress, repeat
 
 from tui.core.model import Review
 from tui.core.text import without_backticks
@@ -56,9 +58,11 @@ def review_fields(review: Review) -> list[str]:
 class SearchIndex:
     """Lowered searchable text per review, computed on first use and kept.
 
-    Keyed by the review object (its id, with the object kept alongside so a
-    recycled id is never mistaken for it): a reloaded review is a new object
-    and gets fresh text. `retain` drops the text of reviews that are gone.
+    Keyed by the review object's id, the object kept alive alongside (so its
+    id is never another's): a reloaded review is a new object and gets fresh
+    text. `retain` drops the text of reviews that are gone. Tests run in C
+    (`map`, `compress`) over the kept texts: ~0.2 µs a review, where a Python
+    loop took ~0.6.
     """
 
     RECENT = 8
@@ -66,15 +70,17 @@ class SearchIndex:
     typed further is looked for among the answers of the one before."""
 
     def __init__(self) -> None:
-        self._texts: dict[int, tuple[Review, str]] = {}
+        self._texts: dict[int, str] = {}
+        self._alive: dict[int, Review] = {}  # keeps each id taken by its review
         self._recent: list[tuple[Sequence[Review], tuple[str, ...], list[Review]]] = []
 
     def text(self, review: Review) -> str:
-        entry = self._texts.get(id(review))
-        if entry is not None and entry[0] is review:
-            return entry[1]
-        text = "\n".join(review_fields(review)).lower()
-        self._texts[id(review)] = (review, text)
+        key = id(review)
+        text = self._texts.get(key)
+        if text is not None and self._alive[key] is review:
+            return text
+        text = self._texts[key] = "\n".join(review_fields(review)).lower()
+        self._alive[key] = review
         return text
 
     def matches(self, review: Review, query_terms: Sequence[str]) -> bool:
@@ -92,39 +98,104 @@ class SearchIndex:
         if not query_terms:
             return list(reviews)
         terms_ = tuple(query_terms)
-        base: Iterable[Review] = reviews
-        size = len(reviews) if isinstance(reviews, Sequence) else None
+        base, found = self._base(reviews, terms_)
+        if found is not None:
+            return list(found)
+        self._read_in_file_order(base)
+        out = self._test(base, terms_)
+        self._remember(reviews, terms_, out)
+        return out
+
+    def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
+        """How much `select` would do, in tests of a text made (~0.2 µs each);
+        a text to make (~20 µs) weighs 100. 0 when it answers from memory."""
+        if not query_terms:
+            return 0
+        base, found = self._base(reviews, tuple(query_terms))
+        if found is not None:
+            return 0
+        # Texts to make, guessed without looking at each review (a look is ~3 ms
+        # at 100,000): at least those beyond the number made.
+        return len(base) + 100 * max(0, len(base) - len(self._texts))
+
+    def steps(
+        self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
+    ) -> Iterator[None]:
+        """`select`'s work in pieces, yielding between them, so a caller can
+        let frames be drawn in between; once it is exhausted, `select` of the
+        same list and terms answers from memory. A caller may stop at any
+        yield: the texts made so far are kept."""
+        if not query_terms:
+            return
+        terms_ = tuple(query_terms)
+        base, found = self._base(reviews, terms_)
+        if found is not None:
+            return
+        pages: dict[object, list[Review]] = {}  # a page's reviews one after the other: one inflate
+        for start in range(0, len(base), piece * 4):
+            for review in self._missing(base[start : start + piece * 4]):
+                pages.setdefault(review.location.path, []).append(review)
+            yield
+        made = 0
+        for page in pages.values():
+            for review in page:
+                self.text(review)
+            made += len(page)
+            if made >= piece // 32:
+                made = 0
+                yield
+        out: list[Review] = []
+        for start in range(0, len(base), piece):
+            out += self._test(base[start : start + piece], terms_)
+            yield
+        self._remember(reviews, terms_, out)
+
+    def _test(self, reviews: Sequence[Review], terms_: tuple[str, ...]) -> list[Review]:
+        """Those of `reviews` (their texts made) whose text has every term."""
+        out = list(reviews)
+        lowered = self._texts.__getitem__
+        for term in terms_:
+            out = list(compress(out, map(operator.contains, map(lowered, map(id, out)), repeat(term))))
+        return out
+
+    def _missing(self, reviews: Sequence[Review]) -> list[Review]:
+        return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
+
+    def _base(
+        self, reviews: Iterable[Review], terms_: tuple[str, ...]
+    ) -> tuple[Sequence[Review], list[Review] | None]:
+        """What to test (the answer of a recent query this one narrows, or all
+        of `reviews`), or the answer itself when this query was asked lately."""
+        base: Sequence[Review] = reviews if isinstance(reviews, Sequence) else list(reviews)
+        size = len(base)
         for source, before, found in self._recent:
             if source is not reviews:
                 continue
             if before == terms_:
-                return list(found)
-            if (size is None or len(found) < size) and all(
-                any(old in new for new in terms_) for old in before
-            ):
+                return base, found
+            if len(found) < size and all(any(old in new for new in terms_) for old in before):
                 base, size = found, len(found)
-        self._read_in_file_order(base)
-        text = self.text
-        out = [review for review in base if all(term in text(review) for term in terms_)]
+        return base, None
+
+    def _remember(self, reviews: Iterable[Review], terms_: tuple[str, ...], out: list[Review]) -> None:
         if isinstance(reviews, Sequence):
             self._recent = [*self._recent[-(self.RECENT - 1) :], (reviews, terms_, out)]
-        return out
 
-    def _read_in_file_order(self, reviews: Iterable[Review]) -> None:
+    def _read_in_file_order(self, reviews: Sequence[Review]) -> None:
         """Make the texts not made yet in file order: the reviews of a page
         share a compressed block in the parse cache, inflated once for all of
         them (the list's reading order visits each block ~3 times)."""
-        texts = self._texts
-        missing = [review for review in reviews if id(review) not in texts]
+        missing = self._missing(reviews)
         if len(missing) > 1:
             missing.sort(key=_place)
-            for review in missing:
-                self.text(review)
+        for review in missing:
+            self.text(review)
 
     def retain(self, alive: Iterable[Review]) -> None:
         """Forget reviews not in `alive` (after a reload)."""
         keep = {id(review) for review in alive}
-        self._texts = {key: entry for key, entry in self._texts.items() if key in keep}
+        self._texts = {key: text for key, text in self._texts.items() if key in keep}
+        self._alive = {key: review for key, review in self._alive.items() if key in keep}
         self._recent = []
 
     def __len__(self) -> int:

@@ -182,7 +182,7 @@ class ParseCache:
         reviews = entry[1]
         return (reviews, entry[3]) if isinstance(reviews, tuple) else None
 
-    def store(self, answer: list | tuple) -> dict[Path, FileUpdate | None]:
+    def store(self, answer: list | tuple, paths: list[Path] | None = None) -> dict[Path, FileUpdate | None]:
         """Keep entries made by `parse_files` (here, in a thread or in another
         process), each under the stamp its file had before it was parsed, and
         return them decoded. `answer`: the entries, or (journal, where the
@@ -191,15 +191,18 @@ class ParseCache:
         A file that was gone when it was parsed, and still is, is None (gone),
         not a "No such file" problem: a file found by a folder scan and removed
         before the parser reached it was renamed or deleted, as the watcher
-        would have told."""
+        would have told.
+
+        `paths`: the answer's files, in its order, as the caller has them (no
+        path is made again from its name)."""
         source = None
         if isinstance(answer, tuple):
             journal, bodies_at, answer = answer
             if journal is not None:
                 source = Source(self._journal(journal), bodies_at, False)
         decoded: dict[Path, FileUpdate | None] = {}
-        for name, before, reviews, problems in answer:
-            path = Path(name)
+        for n, (name, before, reviews, problems) in enumerate(answer):
+            path = paths[n] if paths is not None else Path(name)
             if before is None and not os.path.lexists(name):
                 decoded[path] = None
                 continue

@@ -27,7 +27,8 @@ from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import walk
-from tui.load.journal import Journal, parse_files
+from tui.load.journal import Journal, journals, parse_files
+from tui.load.pool import Pool, collect, start_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -52,13 +53,21 @@ parser's import (bench/README.md); the rest is parsed in the background."""
 CHILD_TIMEOUT_S = 10.0
 """How long the first frame waits for the child parsing its files (see
 `plan_first_part`) before parsing them itself."""
-FLUSH_S = 0.15
-"""Hand parsed files to the app at most this often, so it re-indexes a few times, not per file."""
+FLUSH_S = 0.3
+"""Hand parsed files to the app at most this often, so it re-indexes a few times, not per file:
+each hand-over re-indexes and relists everything loaded so far (~20 ms at 10,000 reviews)."""
+PROGRESS_S = 0.15
+"""Show how far parsing is this often (a redraw of the status bar)."""
 FLUSH_SHARE = 4
 """And wait this many times as long as the last hand-over took: the app
 re-indexes everything it has each time (~0.1 s at 100,000 reviews), so a big
 load is handed over less often and the reader spends at most about a fifth
 of it re-indexing."""
+FLUSH_GROWTH = 0.5
+"""And a hand-over (but the first) brings at least this share of what was
+handed over before it: however slow the machine (a busy one makes a load take
+longer, hence more hand-overs), a load of N files is handed over a few times
+(about log N), and the re-indexing adds up to a few times N, not N per 0.3 s."""
 
 
 class FirstPart:
@@ -81,6 +90,7 @@ class FirstPart:
         self.problems = problems  # the walk's, so far: it adds those it finds later
         self.walk = walk if walk is not None else iter(())
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
+        self.pool: Pool | None = None  # workers parsing the other files, on a start with no cache
         self._shown_problems = 0
 
     def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
@@ -124,18 +134,29 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     import (PyYAML compiles its regular expressions), the loader's and
     the parsing off the way to the first frame. Forking is safe only before
     any thread starts, hence before Textual.
+
+    And when there is no parse cache at all (a first start, `--no-cache`), every
+    file is to be parsed: the walk is finished now, and with `PROCESS_THRESHOLD`
+    files or more the parse workers for the others are started now too
+    (`tui.load.pool`): they parse while Textual is imported and the first frame
+    drawn, instead of after it.
     """
     with _collector_off():
         problems: list[Problem] = []
         files = walk(paths, problems)
         now = list(islice(files, SYNC_FILES))
-        cache.load(first=[str(path) for path in now])
+        known = cache.load(first=[str(path) for path in now])
         cache.put_first(now)
         hits, misses = _from_cache(now, cache)
         parse, later = _within(misses, SYNC_BYTES)
     first = FirstPart(cache, hits, parse, later, problems, files)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
+    if fork and not known and not (cache.path is not None and journals(cache.path)):
+        with _collector_off():
+            first.later, first.walk = [*first.later, *first.walk], iter(())
+        if len(first.later) >= PROCESS_THRESHOLD:
+            first.pool = start_pool(first.later, cache.path, cache.version_key)
     return first
 
 
@@ -303,6 +324,7 @@ async def parse_in_background(
     deliver: Callable[[dict[Path, FileUpdate | None]], None],
     progress: Callable[[int, int], None] | None = None,
     workers: int = 2,
+    pool: Pool | None = None,
 ) -> None:
     """Parse `misses`, store them in the cache and `deliver` them in batches
     (a file gone since the scan as None, see `ParseCache.store`).
@@ -310,34 +332,44 @@ async def parse_in_background(
     Many files go to `workers` child processes (`tui.load.workers`), so both
     cores parse; a few are parsed in a thread, which starts quicker. What is
     parsed goes to the cache's journals as it is parsed (see `tui.load.journal`).
+    `pool`: workers started with the command line (`plan_first_part`), parsing some of
+    `misses`; their answers are taken first, then the rest is parsed as above.
     """
     batch: dict[Path, FileUpdate | None] = {}
     done = 0
+    total = len(misses)
     last = time.monotonic()
     wait = FLUSH_S
     shown = 0.0  # when progress was last shown
     journal = cache.journal()  # for what is parsed here, in threads
 
-    def receive(answer: list | tuple) -> None:
+    def receive(answer: list | tuple, paths: list[Path] | None = None) -> None:
         nonlocal batch, done, last, wait, shown
-        decoded = cache.store(answer)
+        decoded = cache.store(answer, paths)
         batch.update(decoded)
         done += len(decoded)
         now = time.monotonic()
-        if progress is not None and (now - shown >= FLUSH_S or done == len(misses)):
-            progress(done, len(misses))  # a redraw of the status bar: a few a second, not one a task
+        if progress is not None and (now - shown >= PROGRESS_S or done == total):
+            progress(done, total)  # a redraw of the status bar: a few a second, not one a task
             shown = now
-        if now - last >= wait:
+        if now - last >= wait and len(batch) >= FLUSH_GROWTH * (done - len(batch)):
             began = time.monotonic()
             deliver(batch)
             last = time.monotonic()
             batch, wait = {}, max(FLUSH_S, FLUSH_SHARE * (last - began))
 
-    if len(misses) < PROCESS_THRESHOLD or workers < 2:
+    if pool is not None:
+        try:
+            pooled = set(map(str, pool.paths))
+            others = [path for path in misses if str(path) not in pooled]
+            misses = others + await collect(pool, receive)  # and the files no worker answered for
+        finally:
+            pool.stop()
+    if misses and (len(misses) < PROCESS_THRESHOLD or workers < 2):
         names = [str(path) for path in misses]
         for start in range(0, len(names), CHUNK):
             receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
-    else:
+    elif misses:
         command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
         processes = [await _start_worker(command) for _ in range(workers)]
         # Made while the workers start (~0.1 s: Python and the parser's imports).

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, NO_DIGEST, VERSION, Stamp, stamp
+from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, NO_DIGEST, VERSION, Stamp
 
 JOURNAL_SUFFIX = ".journal"
 BLOB = FINGERPRINT + 1
@@ -163,7 +163,7 @@ def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -
     return (section, text, refs, item_id)
 
 
-def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
+def parse_files(paths: list[str] | list[Path], journal: Journal | None = None) -> Any:
     """Parse files into cache entries (plain tuples), in a worker process or thread.
 
     Returns what `ParseCache.store` takes, so nothing is encoded twice and the
@@ -174,10 +174,15 @@ def parse_files(paths: list[str], journal: Journal | None = None) -> Any:
     from tui.load.parse import load_file
 
     out = []
-    for name in paths:
-        path = Path(name)
-        before = stamp(path)
-        result = load_file(path, build_review=_packed, build_item=_item)
+    for given in paths:
+        path = given if isinstance(given, Path) else Path(given)
+        name = str(path)
+        try:
+            info: os.stat_result | None = os.stat(path)
+        except (OSError, ValueError):
+            info = None
+        before = (info.st_size, info.st_mtime_ns) if info is not None else None  # as `stamp` has it
+        result = load_file(path, build_review=_packed, build_item=_item, known=info)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         out.append((name, before, tuple(result.reviews), problems))
     return out if journal is None else journal.append(out)

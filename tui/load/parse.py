@@ -9,6 +9,7 @@ review that fails does not stop the rest of its file.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -78,9 +79,11 @@ def load_file(
     *,
     build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
     build_item: Callable[[str, str, tuple[str, ...], str | None], Any] = Item,
+    known: os.stat_result | None = None,
 ) -> FileResult:
     """Reviews and located problems of one file. Never raises: whatever is wrong
-    with the file, or with this reader, becomes a problem.
+    with the file, or with this reader, becomes a problem. `known`: the file's
+    `os.stat`, if the caller has just taken it.
 
     Reviews are `Review`s, or what `build_review(fields, line, column)` makes of
     their fields (as `Review` takes them), and items `Item`s, or what
@@ -89,7 +92,7 @@ def load_file(
     """
     result = FileResult(path)
     try:
-        _load(path, result, build_review, build_item)
+        _load(path, result, build_review, build_item, known)
     except Exception as exc:  # a bug here must not take the other files down with it
         result.reviews.clear()
         message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
@@ -97,12 +100,18 @@ def load_file(
     return result
 
 
-def _load(path: Path, result: FileResult, build_review: Callable | None, build_item: Callable) -> None:
+def _load(
+    path: Path,
+    result: FileResult,
+    build_review: Callable | None,
+    build_item: Callable,
+    known: os.stat_result | None = None,
+) -> None:
     def problem(line: int, column: int, message: str) -> None:
         result.problems.append(safe_problem(Location(path, line, column), message))
 
     try:
-        text = read_text(path)
+        text = read_text(path, known)
     except Invalid as exc:
         problem(1, 1, exc.message)
         return

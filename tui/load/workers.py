@@ -1,4 +1,7 @@
-"""A parse worker process: `python -m tui.load.workers [CACHE_FILE VERSION_KEY]`.
+"""A parse worker process: `python -m tui.load.workers [--pool] [CACHE_FILE VERSION_KEY]`.
+
+With `--pool`, one of the workers started before Textual is imported
+(`tui.load.pool`, which says how they take their tasks). Without:
 
 Reads tasks on stdin until it ends: an 8-byte length, then a marshalled list of
 file paths. Answers each with one frame on stdout: an 8-byte length, then the
@@ -21,6 +24,11 @@ def main(argv: list[str]) -> None:
     import gc
 
     gc.disable()  # a short-lived process building many objects: collections only cost time
+    if argv[:1] == ["--pool"]:
+        from tui.load.pool import TASKS_FD, work
+
+        work(TASKS_FD, Path(argv[1]) if len(argv) == 3 else None, argv[2] if len(argv) == 3 else "")
+        return
     from tui.load.journal import Journal, parse_files
 
     journal = Journal(Path(argv[0]), argv[1]) if len(argv) == 2 else None

@@ -13,6 +13,7 @@ bounded (`tui.load.limits`), but not what a review holds.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from pathlib import Path
 
@@ -131,11 +132,11 @@ class DecodeError(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Path, known: os.stat_result | None = None) -> bytes:
     """The file's bytes, never more than `MAX_FILE_BYTES`; a named pipe, a device
     or a huge file is refused (`tui.store.safe_read.read_regular`)."""
     try:
-        return read_regular(path, MAX_FILE_BYTES)
+        return read_regular(path, MAX_FILE_BYTES, known)
     except UnfitFile as exc:
         raise Invalid(None, _too_large() if exc.too_large else "not a regular file; skipped") from exc
     except (OSError, ValueError) as exc:
@@ -146,10 +147,10 @@ def _too_large() -> str:
     return f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped"
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, known: os.stat_result | None = None) -> str:
     """The file's text (UTF-8, or UTF-16 with a byte-order mark); `Invalid` or
-    `DecodeError` when it cannot be read as text."""
-    data = _read_bytes(path)
+    `DecodeError` when it cannot be read as text. `known`: `os.stat(path)`, just taken."""
+    data = _read_bytes(path, known)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")

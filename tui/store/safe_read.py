@@ -28,17 +28,19 @@ class NotRegular(UnfitFile):
     """Not a regular file (a device, a named pipe, a folder...)."""
 
 
-def read_regular(path: Path, limit: int) -> bytes:
+def read_regular(path: Path, limit: int, known: os.stat_result | None = None) -> bytes:
     """The bytes of the regular file at `path`, if it holds at most `limit` bytes.
 
-    Anything but a regular file is refused before it is opened, and again after
-    (it may have been swapped meanwhile); it is read with a bound, so a file that
-    grows or lies about its size (`/proc`) cannot fill memory."""
-    _check(os.stat(path), limit)
+    Anything but a regular file is refused before it is opened (`known`: the
+    caller's `os.stat(path)`, just taken), and again after (it may have been
+    swapped meanwhile); it is read with a bound, so a file that grows or lies
+    about its size (`/proc`) cannot fill memory."""
+    _check(known if known is not None else os.stat(path), limit)
     fd = os.open(path, OPEN_FLAGS)
     try:
-        _check(os.fstat(fd), limit)
-        data = _read_at_most(fd, limit + 1)
+        info = os.fstat(fd)
+        _check(info, limit)
+        data = _read_at_most(fd, limit + 1, info.st_size)
     finally:
         os.close(fd)
     if len(data) > limit:  # grew between the check and the read
@@ -53,9 +55,18 @@ def _check(info: os.stat_result, limit: int) -> None:
         raise UnfitFile(f"larger than {_size(limit)}", too_large=True)
 
 
-def _read_at_most(fd: int, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
+def _read_at_most(fd: int, limit: int, expected: int = 0) -> bytes:
+    """Up to `limit` bytes. `expected`: the size `fstat` gave; a first read of
+    more than that which comes back with no more is the whole file (a regular
+    file's read is short only at its end), and spares the read that would
+    return nothing."""
+    if 0 < expected < limit:
+        first = os.read(fd, expected + 1)
+        if len(first) <= expected:
+            return first
+        chunks, size = [first], len(first)
+    else:
+        chunks, size = [], 0
     while size < limit:
         chunk = os.read(fd, min(limit - size, 1 << 20))
         if not chunk:

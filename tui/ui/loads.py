@@ -75,6 +75,7 @@ class Loads:
 
     async def _load_rest(self, first: FirstPart | None) -> None:
         reader = self.reader
+        pool = first.pool if first is not None else None  # parsing since the command line
         try:
             # The folders' other files, with the rest of the cache's index.
             rest, problems = first.rest() if first is not None else ([], [])
@@ -89,10 +90,12 @@ class Loads:
                     reader.load_progress = (done, total)
                     reader.refresh_status()
 
-                await parse_in_background(misses, self.cache, reader.deliver, progress)
+                await parse_in_background(misses, self.cache, reader.deliver, progress, pool=pool)
                 reader.load_progress = None
                 reader.refresh_status()
         finally:
+            if pool is not None:
+                pool.stop()  # nothing left for it (or cancelled): its workers end now
             runtime.loaded()  # `tui.cli.run` starts with the collector off
         self.save_cache()
         reader.loaded()  # views naming unknown tags, and news for `notify:`

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from textual.reactive import reactive
 
-from tui.core.filters import REPO_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
+from tui.core.filters import REPO_PREFIX, VIEW_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
 from tui.core.marks import changes, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
 from tui.core.search import SearchIndex
@@ -54,6 +54,8 @@ class ReaderPanes(MainScreen):
         self.mute: frozenset[str] = frozenset()
         self.read_on_open: frozenset[str] = frozenset()
         self.sidebar = SidebarCounts()
+        self.search_turn = 0  # the search box's changes so far: see tui.ui.search_keys
+        self._unmuted_list: tuple[list[Review], frozenset[str], list[Review]] | None = None
 
     # Typed accessors for the panes.
     @property
@@ -81,18 +83,65 @@ class ReaderPanes(MainScreen):
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor."""
-        tag = self.filters.tag
-        # Muted reviews are listed under their own tags only.
-        reviews = self.library.under(tag) if is_real_tag(tag) else unmuted(self.library.reviews, self.mute)
+        source, filters = self._source_and_filters()
         return select(
-            reviews,
-            self.filters,
+            source,
+            filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_keys(),
+            marked=self._marked() if self.filters.unchecked else None,
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
         )
+
+    def _marked(self) -> dict[str, Review]:
+        """The reviews listed with an item mark, by key."""
+        by_key = self.library.by_key
+        return {key: by_key[key] for key in self.state.marked_keys() if key in by_key}
+
+    def _source_and_filters(self, filters: Filters | None = None) -> tuple[list[Review], Filters]:
+        """What `select` starts from and what it has left to do. Under a view
+        whose tags, verdicts, repos and search are as it set them, its members
+        (worked out once per library by the sidebar) are all that passes
+        those: a view key costs what its unread and unchecked filters cost.
+        `filters`: the filters to list by, if not the screen's own yet."""
+        filters = self.filters if filters is None else filters
+        if not filters.tag.startswith(VIEW_PREFIX):
+            return self._source(), filters
+        name = filters.tag.removeprefix(VIEW_PREFIX)
+        view = self.views.get(name)
+        if view is None or (view.tags, view.verdicts, view.repos) != (
+            filters.tags,
+            filters.verdicts,
+            filters.repos,
+        ):
+            return self._source(), filters
+        if view.search and filters.query != view.search:
+            return self._source(), filters
+        members = self.sidebar.members(name, self.library, self.views, self.mute, self.search_index)
+        if members is None:
+            return self._source(), filters
+        rest = filters._replace(tags=frozenset(), verdicts=frozenset(), repos=frozenset())
+        return members, rest._replace(query="") if view.search else rest
+
+    def _source(self) -> list[Review]:
+        """The reviews under the tag, before the other filters."""
+        tag = self.filters.tag
+        # Muted reviews are listed under their own tags only.
+        return self.library.under(tag) if is_real_tag(tag) else self._unmuted()
+
+    def _unmuted(self) -> list[Review]:
+        """Every review less the muted, the same list object until the library or
+        the mutes change: the search remembers its recent answers per list, and
+        a copy each key made a query typed further test every review again."""
+        reviews, mute = self.library.reviews, self.mute
+        if not mute:
+            return reviews
+        kept = self._unmuted_list
+        if kept is None or kept[0] is not reviews or kept[1] != mute:
+            kept = self._unmuted_list = (reviews, mute, unmuted(reviews, mute))
+        return kept[2]
 
     def _row(self, review: Review) -> presenting.ReviewRow:
         return presenting.review_row(self.library, self.state, review, self.mute)
@@ -230,6 +279,7 @@ class ReaderPanes(MainScreen):
 
     def _reset_filters(self) -> None:
         """Every filter off and the tag back to All, with one redraw."""
+        self.search_turn += 1  # a search still running is not wanted any more
         self.set_reactive(ReaderPanes.filters, Filters())
         self._refresh_all()
 

@@ -1,21 +1,67 @@
 """The search keys of the reader's screen: the search box's messages (typing
 searches as you type, enter opens the first match, escape clears), `/` and
 `n` / `N`. Searching itself is `tui.core.search`'s; the filters hold the query.
+
+A character that would search many texts (the first characters of a query at
+100,000 reviews, or the first search, which reads every review's text) is
+searched off the key: in an async worker, in slices of a few milliseconds with
+the loop free in between, so the box shows the character in the key's own
+frame and the list follows when the search is done. A newer character, enter,
+escape or a filter change overtakes it. A short search runs at once, as before.
 """
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
 
+SEARCH_AT_ONCE = 12_000
+"""Work (`SearchIndex.work`: tests of a made text, ~0.5 µs each) a key may do
+before its frame; more is searched off the key."""
+
+SLICE_S = 0.004
+"""Searching off the key: the longest stretch before the loop is let go."""
+
 
 class SearchKeys(ReaderPanes):
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
-        self.filters = self.filters._replace(query=message.query)
+        self.search_turn += 1
+        query = message.query
+        source, rest = self._source_and_filters(self.filters._replace(query=query))
+        if self.search_index.work(source, rest.terms) <= SEARCH_AT_ONCE:
+            self.filters = self.filters._replace(query=query)
+            return
+        turn = self.search_turn
+
+        async def search() -> None:  # a function, not a coroutine: none is made if overtaken first
+            await self._search_off_the_key(query, rest.terms, source, turn)
+
+        self.run_worker(
+            search,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
+            group="search",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _search_off_the_key(self, query: str, wanted: tuple[str, ...], source: list, turn: int) -> None:
+        before = self.filters
+        started = time.perf_counter()
+        for _ in self.search_index.steps(source, wanted):
+            if time.perf_counter() - started > SLICE_S:
+                await asyncio.sleep(0)  # a frame, a key
+                if turn != self.search_turn:
+                    return
+                started = time.perf_counter()
+        if turn == self.search_turn and self.filters == before:
+            self.filters = self.filters._replace(query=query)  # answered from memory now
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""
+        self.search_turn += 1
         self.filters = self.filters._replace(query=message.query)
         self.search_bar.close()
         listing = self.review_list
@@ -35,6 +81,7 @@ class SearchKeys(ReaderPanes):
         self._clear_search()
 
     def _clear_search(self) -> None:
+        self.search_turn += 1
         bar = self.search_bar
         refocus = bar.display
         bar.close()

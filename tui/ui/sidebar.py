@@ -10,7 +10,7 @@ a mark then costs a pass over the read keys, as the tag counts always did.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from operator import attrgetter
 
 from tui.core.filters import has_unchecked, repo_key, view_key
@@ -57,6 +57,13 @@ class _Groups:
             for name, view in views.items()
         }
         self.view_keys = {name: {review.key for review in members} for name, members in self.views.items()}
+        # An unchecked view's members with a checklist: after a mark, only those
+        # of them with an item mark are looked at, not every member.
+        self.with_checklist = {
+            name: frozenset(review.key for review in self.views[name] if review.checks)
+            for name, view in views.items()
+            if view.unchecked
+        }
 
 
 class SidebarCounts:
@@ -70,6 +77,22 @@ class SidebarCounts:
         """The views or what they search changed: work the groups out again."""
         self._groups = None
 
+    def _groups_for(
+        self, library: Library, views: Mapping[str, View], mute: frozenset[str], index: SearchIndex
+    ) -> _Groups:
+        groups = self._groups
+        if groups is None or groups.reviews is not library.reviews or groups.mute != mute:
+            groups = self._groups = _Groups(library, views, mute, index)
+        return groups
+
+    def members(
+        self, name: str, library: Library, views: Mapping[str, View], mute: frozenset[str], index: SearchIndex
+    ) -> list[Review] | None:
+        """The reviews a view holds before its `unread` and `unchecked`, muted
+        ones left out, in reading order (the same list until the library or the
+        mutes change); None for a view the config does not name."""
+        return self._groups_for(library, views, mute, index).views.get(name)
+
     def rows(
         self,
         library: Library,
@@ -78,9 +101,7 @@ class SidebarCounts:
         mute: frozenset[str],
         index: SearchIndex,
     ) -> list[TagCount]:
-        groups = self._groups
-        if groups is None or groups.reviews is not library.reviews or groups.mute != mute:
-            groups = self._groups = _Groups(library, views, mute, index)
+        groups = self._groups_for(library, views, mute, index)
         read = set()
         read_all = 0
         read_per_tag: dict[str, int] = {}
@@ -98,13 +119,17 @@ class SidebarCounts:
                 if not muted or tag in mute:
                     read_per_tag[tag] = read_per_tag.get(tag, 0) + 1
         total = groups.unmuted
+        marked = state.marked_keys() if any(view.unchecked for view in views.values()) else set()
         self.all = TagCount(ALL_TAG, total - read_all, total)
         out = [self.all, TagCount(UNREAD_TAG, total - read_all, total)]
         for name, view in views.items():
             keys = groups.view_keys.get(name, set())
             if view.unchecked:
-                members = _unchecked(groups.views.get(name, []), state)
-                out.append(TagCount(view_key(name), sum(1 for k in members if k not in read), len(members)))
+                with_checklist = groups.with_checklist.get(name, frozenset())
+                done = _all_checked(library, state, marked & with_checklist)
+                count = len(with_checklist) - len(done)
+                read_there = len(read & with_checklist) - len(read & done)
+                out.append(TagCount(view_key(name), count - read_there, count))
             else:
                 out.append(TagCount(view_key(name), len(keys) - len(keys & read), len(keys)))
         for tag, tag_total in groups.tag_totals.items():
@@ -117,5 +142,7 @@ class SidebarCounts:
         return out
 
 
-def _unchecked(reviews: Sequence[Review], state: Marks) -> list[str]:
-    return [review.key for review in reviews if has_unchecked(review, checked_items(state, review))]
+def _all_checked(library: Library, state: Marks, keys: set[str]) -> set[str]:
+    """Those of `keys` whose checklist is all checked."""
+    reviews = library.by_key
+    return {key for key in keys if not has_unchecked(reviews[key], checked_items(state, reviews[key]))}

@@ -160,6 +160,7 @@ class ReviewView(Pane, can_focus=True):
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
         self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
+        self._laid_out: tuple[Review | None, Shown | None, int] = (None, None, -1)  # review, shown, width
 
     # -- data in ---------------------------------------------------------------
 
@@ -186,6 +187,8 @@ class ReviewView(Pane, can_focus=True):
             self.current_match = None
             self._relayout()
             return
+        if review is self._laid_out[0] and self._shown() == self._laid_out[1]:
+            return  # nothing it shows changed (a filter key relists around it): no layout, no repaint
         # Same review: keep the cursor on its item and that item at the same
         # height on screen, even if lines were added or removed above it.
         anchor = self._item_rows.get(self.cursor, (None, None))[0]
@@ -246,22 +249,14 @@ class ReviewView(Pane, can_focus=True):
             # on_resize lays it out at the real width.
             self._layout_width = -1
             self._lines, self._item_rows, self.match_lines = [], {}, []
+            self._laid_out = (None, None, -1)
             return
         self._layout_width = width
         lines: list[_Line] = []
         rows: dict[int, tuple[int, int]] = {}
         match_lines: list[int] = []
-        shown = Shown(
-            self.checklist,
-            self.checked,
-            self.read,
-            self.changes,
-            self.stale,
-            self.hint_keys,
-            self.terms,
-            self.resolved_refs,
-            self.app.no_color,
-        )
+        shown = self._shown()
+        self._laid_out = (self.review, shown, width)
         for block in review_blocks(self.review, shown):
             for _ in range(block.gap_before):
                 lines.append(_Line([], None, None))
@@ -287,6 +282,19 @@ class ReviewView(Pane, can_focus=True):
             self.current_match = None
         set_virtual_size(self, Size(width, len(lines)))
         self.refresh()
+
+    def _shown(self) -> Shown:
+        return Shown(
+            self.checklist,
+            self.checked,
+            self.read,
+            self.changes,
+            self.stale,
+            self.hint_keys,
+            self.terms,
+            self.resolved_refs,
+            self.app.no_color,
+        )
 
     def _wrap(self, runs: list[tuple[str, Hashable]], width: int) -> list:
         """`wrap`, remembered: a mark, a focus move or a reload lays the same

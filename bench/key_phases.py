@@ -1,0 +1,129 @@
+"""The key bench's phases beyond j/k, open, check, back and tag switch
+(`startup.keys_app` runs them after those): page keys, the filter keys, the
+saved views and search as you type, each timed by `startup.Timings`.
+
+Every phase starts from the same place: every filter off, All chosen, the
+review list focused (set up untimed). The views are the worker's own config
+(`CONFIG`), written next to the state file before the app starts.
+
+Search as you type: `/` opens the box, each character of a query is one timed
+press (`search_type`), then backspaces down to nothing (`search_backspace`),
+then escape (`search_clear`: the box closes and the whole list is back). The
+very first character typed after the load is also kept on its own
+(`search_first_key`): the first search reads every review's text unless that
+was done before. Queries differ from one another (a query typed again is
+answered from memory) and mix code words with Chinese, as the corpus does.
+A search the reader runs off the key (in slices, the loop free in between)
+is waited for: its answer's frame is the key's last frame, the box showing the
+character is (usually) its first. The input's cursor does not blink during the phase: a blink is a frame of its
+own, and it would land in the key's window now and then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.widgets import Input
+
+CONFIG = """\
+views:
+  deep-kernels: {tags: [kernels, rocm, attention], verdict: [deep]}
+  unread-quick: {verdict: [quick, skim], unread: true}
+  todo: {unchecked: true}
+"""
+VIEW_KEYS = ("1", "2", "3")
+
+QUERIES = (
+    "scheduler",
+    "调度器",
+    "fused_moe",
+    "kv cache",
+    "缓存命中率",
+    "forward_hip",
+    "pin_memory",
+    "量化 fp8",
+    "tool",
+    "图捕获",
+)
+
+
+def write_config(state: Path) -> Path:
+    path = state.with_name(state.stem + "-config.yaml")
+    path.write_text(CONFIG, encoding="utf-8")
+    return path
+
+
+async def _home(app, pilot) -> None:
+    """Every filter off, All chosen, the review list focused (untimed)."""
+    from tui.ui.widgets.review_list import ReviewList
+
+    reader = app.reader
+    reader._reset_filters()
+    reader.search_bar.close()
+    reader._focus_pane("reviews")
+    await pilot.pause()
+    assert app.focused is app.query_one(ReviewList), app.focused
+
+
+def _searched(app, pilot):
+    """Wait until no search runs off the key (`tui.ui.search_keys`): its
+    answer's frame is the key's last. (A checkout without such searches has
+    no search workers: the wait ends at once.)"""
+
+    async def wait() -> None:
+        # A plain sleep: Pilot's pause waits for idle in steps, and its own work
+        # in between slowed the search it waited for (0.7 s for a 0.2 s search).
+        while any(worker.group == "search" and not worker.is_finished for worker in app.reader.workers):
+            await asyncio.sleep(0.002)
+
+    return wait
+
+
+async def run(app, pilot, timings, bounce, rounds: int) -> None:
+    from tui.ui.widgets.review_list import ReviewList
+
+    reviews = app.query_one(ReviewList)
+    await _home(app, pilot)
+    for key in bounce(reviews.highlighted or 0, max(1, len(reviews.reviews) // 18), rounds):
+        await timings.press(pilot, "page", "pagedown" if key == "j" else "pageup")
+
+    await _home(app, pilot)
+    for _ in range(rounds):
+        await timings.press(pilot, "filter_u", "u")  # unread only
+        await timings.press(pilot, "filter_u", "u")  # and off
+    for _ in range(max(1, rounds // 5)):
+        for _ in range(5):  # deep, quick, skim, skip, every verdict
+            await timings.press(pilot, "filter_v", "v")
+    for _ in range(rounds):
+        await timings.press(pilot, "filter_t", "t")  # unchecked only
+        await timings.press(pilot, "filter_t", "t")
+    for _ in range(rounds):
+        await pilot.press("u", "v")  # something to clear (untimed)
+        await pilot.pause()
+        await timings.press(pilot, "filter_x", "x")
+
+    await _home(app, pilot)
+    for _ in range(rounds):
+        for key in VIEW_KEYS:
+            await timings.press(pilot, "view_n", key)
+        await timings.press(pilot, "filter_x", "x")
+
+    await _home(app, pilot)
+    first = True
+    for query in QUERIES:
+        await timings.press(pilot, "search_open", "slash")
+        box = app.query_one("#search-input", Input)
+        box.cursor_blink = False
+        assert app.focused is box, app.focused
+        for char in query:
+            key = "space" if char == " " else char
+            action = "search_first_key" if first else "search_type"
+            await timings.press(pilot, action, key, until=_searched(app, pilot))
+            first = False
+        assert box.value == query, (box.value, query)
+        for _ in query:
+            await timings.press(pilot, "search_backspace", "backspace", until=_searched(app, pilot))
+        await timings.press(pilot, "search_clear", "escape")
+        assert not app.reader.filters.query
+    await _home(app, pilot)

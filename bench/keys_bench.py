@@ -1,0 +1,116 @@
+"""Key latency alone: `startup.py`'s key worker at each corpus size, in fresh
+processes, optionally side by side with another checkout (interleaved).
+
+    python bench/keys_bench.py [--reviews 10000 100000] [--rounds 2] [--before OTHER_CHECKOUT]
+
+Each round runs the worker once per corpus and side (the other checkout first
+on even rounds). The other checkout runs THIS checkout's bench scripts (copied
+into a temporary folder next to its `tui`), so both sides press the same keys;
+its `.venv` must exist. The parse cache of each side and corpus is filled by a
+first, untimed start. Prints, per corpus and action, the median over rounds of
+CPU p50 / p95 and key -> first / last frame p50 / p95 (ms). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+from make_corpus import generate
+from startup import BENCH, KEY_ACTIONS, ROOT, child_env, progress
+
+FIGURES = ("cpu_p50", "cpu_p95", "first_frame_p50", "first_frame_p95", "frame_p50", "frame_p95")
+
+
+def _worker(root: Path, bench: Path, corpus: Path, tmp: Path, env: dict[str, str], presses: str) -> dict:
+    state = tmp / "keys-state.json"
+    out = subprocess.run(
+        [
+            str(root / ".venv" / "bin" / "python"),
+            str(bench / "startup.py"),
+            "_keys",
+            str(corpus),
+            str(state),
+            *presses.split(","),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=bench,
+        env=env,
+    )
+    for leftover in tmp.glob("keys-state*"):
+        leftover.unlink()
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reviews", type=int, nargs="+", default=[10000, 100000])
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--before", type=Path, help="another checkout (with .venv) to compare with")
+    parser.add_argument(
+        "--presses", default="100,30,30", help="j/k presses, tag switches (and rounds), opens"
+    )
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="prdigest-keys-"))
+    try:
+        sides = {"after": (ROOT, BENCH)}
+        if args.before is not None:
+            other = args.before.resolve()
+            copy = tmp / "before"  # its tui (imported from ROOT = the bench's parent) with our bench
+            copy.mkdir()
+            (copy / "tui").symlink_to(other / "tui")
+            (copy / ".venv").symlink_to(other / ".venv")
+            shutil.copytree(BENCH, copy / "bench", ignore=shutil.ignore_patterns("__pycache__"))
+            sides = {"before": (copy, copy / "bench"), **sides}
+        corpora = {}
+        for n in args.reviews:
+            corpora[n] = tmp / f"corpus-{n}"
+            progress(f"writing {n} reviews")
+            generate(corpora[n], n, seed=0)
+        results: dict[tuple[str, int], list[dict]] = {}
+        for round_ in range(args.rounds + 1):  # round 0 fills the parse caches, untimed
+            order = list(sides) if round_ % 2 else list(reversed(sides))
+            for name in order:
+                root, bench = sides[name]
+                for n, corpus in corpora.items():
+                    env = {**child_env(tmp / name), "XDG_CACHE_HOME": str(tmp / f"cache-{name}-{n}")}
+                    result = _worker(root, bench, corpus, tmp, env, args.presses if round_ else "1,1,1")
+                    if round_:
+                        results.setdefault((name, n), []).append(result)
+                    progress(f"round {round_}: {name} at {n:,} done")
+        for n in corpora:
+            runs = {name: results[(name, n)] for name in sides}
+            rss = " / ".join(
+                f"{statistics.median(r.get('peak_rss_mb', float('nan')) for r in runs[name]):.0f}"
+                for name in sides
+            )
+            print(
+                f"\n### {n:,} reviews: medians of {args.rounds} runs, ms ({' / '.join(sides)}); worker peak RSS {rss} MB\n"
+            )
+            print("| action | presses | " + " | ".join(FIGURES) + " |")
+            print("|---|---:|" + "---:|" * len(FIGURES))
+            for action, label in KEY_ACTIONS.items():
+                if action not in runs["after"][0]:
+                    continue
+                cells = []
+                for figure in FIGURES:
+                    values = []
+                    for name in sides:
+                        found = [r[action][figure] for r in runs[name] if action in r]
+                        values.append(f"{statistics.median(found) * 1000:.1f}" if found else "–")
+                    cells.append(" / ".join(values))
+                print(f"| {label} | {runs['after'][0][action]['n']} | " + " | ".join(cells) + " |")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
