@@ -171,7 +171,7 @@ CACHE_SAVER = textwrap.dedent(
     blob = os.urandom(1 << 20)  # bodies are compressed: these do not shrink
     # An entry as parse_files makes it: list fields, checklist size, fingerprint digest, body.
     cache.store(
-        [(f"/e/{i}.yaml", (1, i), (("t", "o/r", "deep", ("a",), 1, 1, i, 0, bytes(16), blob),), ()) for i in range(24)]
+        [(f"/e/{i}.yaml", (1, i), (("t", "o/r", "deep", ("a",), 1, 1, i, 0, blob),), ()) for i in range(24)]
     )
     print("saving", flush=True)
     while True:  # save after save, so a signal lands in the middle of one

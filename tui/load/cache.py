@@ -25,7 +25,6 @@ from tui.load.cache_format import (
     Source,
     Stamp,
     decode_entry,
-    digests_of,
     open_regular,
     records,
     saved_records,
@@ -43,7 +42,7 @@ class ParseCache:
         self._raw: dict[
             str, tuple
         ] = {}  # name -> (stamp, reviews, problems, source): read, not yet asked for
-        self._fresh: dict[str, tuple] = {}  # name -> (stamp, reviews, problems, digests): to save
+        self._fresh: dict[str, tuple] = {}  # name -> (stamp, reviews, problems): to save
         self._on_disk: set[str] = set()  # the files the main file holds: what was loaded, then saved
         self._journals: dict[
             str, OpenFile
@@ -167,7 +166,7 @@ class ParseCache:
         except (TypeError, ValueError):
             return None  # a damaged entry is a miss, not an error
         del self._raw[name]  # the reviews hold what it held
-        self._fresh[name] = (current, update.reviews, problems, digests_of(reviews))
+        self._fresh[name] = (current, update.reviews, problems)
         return update
 
     def index_of(self, path: Path | str, current: Stamp | None) -> tuple[tuple, Source | None] | None:
@@ -208,7 +207,7 @@ class ParseCache:
                 continue
             update = decoded[path] = decode_entry(path, reviews, problems, source)
             if before is not None:
-                self._fresh[name] = (before, update.reviews, problems, digests_of(reviews))
+                self._fresh[name] = (before, update.reviews, problems)
                 self.dirty = True
         return decoded
 

@@ -16,10 +16,10 @@ file), a body that cannot be read is parsed again from its entry file: never
 trusted, never an error shown to the reader.
 
 A review in an index is a tuple: its list fields (title, repo, verdict, tags,
-line, column, pr), its checklist size, a fingerprint digest column
-(`FINGERPRINT`, written empty: `NO_DIGEST`) and where its body is. Parsing
-makes no digest: `status` makes the few it needs, of read reviews only, and
-keeps them in its own summary (`tui.load.status_summary`).
+line, column, pr), its checklist size and where its body is. No fingerprint
+digest: making one per review was a sixth more work for the parse workers;
+`status` makes the few it needs, of read reviews only, and keeps them in its
+own summary (`tui.load.status_summary`).
 
 Apart from `tui.load.cache.ParseCache`, which decides which entries are kept
 and when they are saved: this module says what the bytes on disk are.
@@ -40,11 +40,6 @@ from tui.load.cache_version import VERSION as VERSION
 from tui.store.safe_read import OPEN_FLAGS
 
 FORMAT = "prdigest-tui/parse-cache"
-
-FINGERPRINT = 8
-"""The column of a cached review once meant for its fingerprint's digest; written
-`NO_DIGEST` (a digest per review was a sixth more work for the parse workers)."""
-NO_DIGEST = b""
 
 Stamp = tuple[int, int]  # size, mtime_ns
 
@@ -173,10 +168,10 @@ def _body_from_file(location: Location) -> bytes:
 
 
 def _decode(path: Path, raw: tuple, source: Source | None) -> Review:
-    """A review from its cache tuple: its list fields, checklist size and
-    fingerprint digest, with its body's bytes (10 fields: fresh from a parse)
-    or where they are in a cache file (13 fields: block offset and length, and
-    the body's start and end in the block)."""
+    """A review from its cache tuple: its list fields and checklist size, with
+    its body's bytes (9 fields: fresh from a parse) or where they are in a
+    cache file (12 fields: block offset and length, and the body's start and
+    end in the block)."""
     return _decode_all(path, (raw,), source)[0]
 
 
@@ -191,12 +186,10 @@ def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[R
     append = reviews.append
     packed = Review.packed
     for raw in raws:
-        if len(raw) == 13:
-            title, repo, verdict, tags, line, column, pr, checks, seen, offset, length, start, end = raw
+        if len(raw) == 12:
+            title, repo, verdict, tags, line, column, pr, checks, offset, length, start, end = raw
             if type(checks) is not int:
                 raise TypeError("bad checklist size")
-            if type(seen) is not bytes:
-                raise TypeError("bad fingerprint digest")
             if (
                 type(offset) is not int
                 or type(length) is not int
@@ -208,11 +201,9 @@ def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[R
             body = _Body(source, offset, length, start, end, location)
             append(packed(title, repo, verdict, tags, location, pr, body, checks))
             continue
-        title, repo, verdict, tags, line, column, pr, checks, seen, blob = raw
+        title, repo, verdict, tags, line, column, pr, checks, blob = raw
         if type(checks) is not int:
             raise TypeError("bad checklist size")
-        if type(seen) is not bytes:
-            raise TypeError("bad fingerprint digest")
         if not isinstance(blob, bytes):
             raise TypeError("bad body")
         append(packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
@@ -274,18 +265,16 @@ def saved_records(
     compressed blocks, the first `first` entries in a record of their own (the
     first frame's: a start reads its index alone before drawing); the names of
     the files saved are added to `saved`. Each entry is (stamp, reviews,
-    problems, their digest column, or None for `NO_DIGEST`s)."""
+    problems)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
-    for n, (name, (current, reviews, problems, digests)) in enumerate(entries, 1):
+    for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
             continue  # a body that cannot be read: left out, parsed next time
         block, starts = made
         length = len(block)
-        if digests is None or len(digests) != len(reviews):
-            digests = (NO_DIGEST,) * len(reviews)
         packed = tuple(
             (
                 r.title,
@@ -296,13 +285,12 @@ def saved_records(
                 r.location.column,
                 r.pr,
                 r.checks,
-                d,
                 offset,
                 length,
                 s,
                 e,
             )
-            for r, d, (s, e) in zip(reviews, digests, starts, strict=True)
+            for r, (s, e) in zip(reviews, starts, strict=True)
         )
         index[name] = (current, packed, problems)
         blocks.append(block)
@@ -353,14 +341,6 @@ def _one_block(reviews: list[Review]) -> tuple[bytes, list[tuple[int, int]]] | N
         starts.append((start, start + len(blob)))
         start += len(blob)
     return (zlib.compress(b"".join(blobs), LEVEL) if blobs else b""), starts
-
-
-def digests_of(reviews: tuple) -> tuple | None:
-    """The fingerprint digests of an entry's cached reviews (None if one is not a tuple)."""
-    try:
-        return tuple([raw[FINGERPRINT] for raw in reviews])
-    except (TypeError, IndexError, KeyError):
-        return None
 
 
 def decode_review(path: Path, raw: tuple, source: Source | None) -> Review:

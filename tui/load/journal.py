@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.model import BODY, body_default
-from tui.load.cache_format import FINGERPRINT, FORMAT, HEADER, NO_DIGEST, VERSION, Stamp
+from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp
 
 JOURNAL_SUFFIX = ".journal"
-BLOB = FINGERPRINT + 1
-"""Where a freshly parsed review's body bytes are: after its fingerprint digest."""
+BLOB = 8
+"""Where a freshly parsed review's body bytes are: after its checklist size."""
 
 
 def journals(path: Path) -> list[Path]:
@@ -152,7 +152,7 @@ def _packed(fields: dict[str, Any], line: int, column: int) -> tuple:
     )
     return (
         title, intern(fields["repo"]), verdict, tags, line, column, get("pr"), checks,
-        NO_DIGEST, marshal.dumps(body),
+        marshal.dumps(body),
     )  # fmt: skip
 
 

@@ -232,7 +232,7 @@ def from_cache(names: list[str], stamps: list[int], cache: ParseCache, key: str)
             if found is None:
                 return None
             for place, raw in enumerate(found[0]):
-                if len(raw) not in (10, 13):  # what `cache_format.decode_review` reads
+                if len(raw) not in (9, 12):  # what `cache_format.decode_review` reads
                     return None
                 title, repo, verdict, tags, _, _, pr = raw[:7]
                 if not (type(title) is str and type(repo) is str and type(verdict) is str):
