@@ -43,6 +43,12 @@ class Reader:
     def __init__(self, folder: Path, state: Path) -> None:
         argv = [sys.executable, "-m", "tui", "--lang", "en", "--state", str(state), str(folder)]
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "", "LINES": ""}
+        # Its own folders beside the state file: the module's `quit_ending` runs
+        # before the per-test XDG folders are set, and its reader writes a cache.
+        home = state.parent / "home"
+        env["HOME"] = str(home)
+        for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+            env[name] = str(home / name.lower())
         env.pop("COLUMNS")
         env.pop("LINES")
         env.pop("TEXTUAL_ALLOW_SIGNALS", None)
