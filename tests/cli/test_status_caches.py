@@ -25,7 +25,7 @@ from tui.load.cache import ParseCache
 from tui.load.journal import parse_files
 from tui.load.library import load_library
 from tui.status_command import main
-from tui.store import config_cache, marks_copy
+from tui.store import kept_copy, marks_copy
 from tui.store.config import load as load_config
 from tui.store.state import ReadState
 
@@ -42,8 +42,7 @@ mute: [ci]
 @pytest.fixture
 def dirs(isolated_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     """Copies may be made of files written a moment ago (a test cannot wait 2 s)."""
-    monkeypatch.setattr(marks_copy, "RACY_NS", 0)
-    monkeypatch.setattr(config_cache, "RACY_NS", 0)
+    monkeypatch.setattr(kept_copy, "RACY_NS", 0)
     config = isolated_dirs["XDG_CONFIG_HOME"] / "prdigest-tui" / "config.yaml"
     config.parent.mkdir()
     config.write_text(CONFIG, encoding="utf-8")

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import write_review
-from tui.store import config, config_cache
+from tui.store import config, config_cache, kept_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "views:\n  rocm: {tags: [rocm], verdict: [deep], unread: true}\n  b: {repos: [o/r]}\nmute: [ci]\nstate: ~/marks.json\n"
 
 
-def aged(path: Path, text: str, racy_ns: int = config_cache.RACY_NS) -> Path:
+def aged(path: Path, text: str, racy_ns: int = kept_copy.RACY_NS) -> Path:
     """`text` at `path`, written long enough ago for its copy to be kept."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -31,7 +31,7 @@ def aged(path: Path, text: str, racy_ns: int = config_cache.RACY_NS) -> Path:
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """In this process, a config is old enough to keep at once (no test waits
     the two seconds; `test_a_config_just_written_is_not_kept` keeps the rule)."""
-    monkeypatch.setattr(config_cache, "RACY_NS", 0)
+    monkeypatch.setattr(kept_copy, "RACY_NS", 0)
 
 
 def as_read(path: Path) -> config_cache.Settings:

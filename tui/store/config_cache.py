@@ -2,23 +2,20 @@
 folder and reused while the file is unchanged: a status bar calls `status`
 every few seconds, and reading YAML means importing PyYAML, most of a call.
 
-The copy is keyed by everything its answer depends on: the file (device,
-inode, size, mtime and ctime, so an edit, a rename over it or a touch is
-seen) and HOME (`state: ~/...`). A config changed less than `RACY_NS` before
-it was read is not kept (its next change could come within the same mtime
-tick), nor is a copy that cannot be written; one that is damaged or of
-another version is a miss. Never an error: the file is then read as usual.
+The copy is keyed by everything its answer depends on: the file as
+`tui.store.kept_copy` keys it, and HOME (`state: ~/...`); kept, read and
+missed as that module says. Never an error: the file is then read as usual.
 """
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
+
+from tui.store.kept_copy import file_key, read_copy, settled, write_copy
 
 if TYPE_CHECKING:  # imported where a config is read: `status` without one needs no view
     from tui.core.views import View
@@ -26,7 +23,6 @@ if TYPE_CHECKING:  # imported where a config is read: `status` without one needs
 FORMAT = "prdigest-tui/status-config"
 VERSION = 1
 """Bump when what is kept, or how config.yaml is read for it, changes."""
-RACY_NS = 2_000_000_000
 MAX_BYTES = 1024 * 1024
 
 
@@ -50,30 +46,16 @@ def settings(path: Path, copy: Path | None) -> Settings:
         return NONE
     except (OSError, ValueError):
         return _read(path)  # the reader says what is wrong (status does not warn about the config)
-    key = (
-        FORMAT,
-        VERSION,
-        str(path),
-        info.st_dev,
-        info.st_ino,
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ctime_ns,
-        os.environ.get("HOME"),
-    )
+    key = (*file_key(FORMAT, VERSION, path, info), os.environ.get("HOME"))
     if copy is not None and (kept := _kept(copy, key)) is not None:
         return kept
     found = _read(path)
-    if copy is not None and time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > RACY_NS:
+    if copy is not None and settled(key):
         views = tuple(
             (v.name, v.tags, v.verdicts, v.repos, v.unread, v.unchecked, v.search)
             for v in found.views.values()
         )
-        with contextlib.suppress(OSError, ValueError):
-            from tui.store.atomic import write_atomic
-
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(copy, marshal.dumps((key, views, found.mute, found.state)))
+        write_copy(copy, marshal.dumps((key, views, found.mute, found.state)))
     return found
 
 
@@ -86,13 +68,9 @@ def _read(path: Path) -> Settings:
 
 def _kept(copy: Path, key: tuple) -> Settings | None:
     from tui.core.views import View
-    from tui.store.safe_read import UnfitFile, read_regular
 
-    try:
-        doc = marshal.loads(read_regular(copy, MAX_BYTES))
-    except (OSError, UnfitFile, EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(doc, tuple) or len(doc) != 4 or doc[0] != key:
+    doc = read_copy(copy, key, 4, MAX_BYTES)
+    if doc is None:
         return None
     _, views, mute, state = doc
     if not (

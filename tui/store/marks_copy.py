@@ -4,10 +4,8 @@ review the digest of the fingerprint the reader saw
 (`tui.core.changes.fingerprint_digest`). Reading the state file is parsing
 all its JSON and building every mark; the copy is a few sets.
 
-Keyed as the config's copy is (`tui.store.config_cache`): the file's path,
-device, inode, size, mtime and ctime; not kept for a file changed in the
-last `RACY_NS`, a file with warnings, or a shared state folder (which is
-read as usual). When a read review's digest differs from the one kept,
+Keyed, kept and missed as `tui.store.kept_copy` says; not kept for a file
+with warnings either, or for a shared state folder (which is read as usual). When a read review's digest differs from the one kept,
 `status` compares the two as the reader does (`tui.core.marks.changes`);
 the answer is kept too, with the review's digest it was made for.
 A copy damaged or of another version is a miss, never an error.
@@ -15,13 +13,13 @@ A copy damaged or of another version is a miss, never an error.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from tui.store.kept_copy import file_key, read_copy, settled, write_copy
 
 if TYPE_CHECKING:
     from tui.store.state import ReadState
@@ -29,7 +27,6 @@ if TYPE_CHECKING:
 FORMAT = "prdigest-tui/status-marks"
 VERSION = 1
 """Bump when what is kept, or how the state file is read for it, changes."""
-RACY_NS = 2_000_000_000
 MAX_BYTES = 64 * 1024 * 1024
 
 
@@ -96,16 +93,7 @@ def _stamp(
         raise
     except (OSError, ValueError):
         return None
-    return (
-        FORMAT,
-        VERSION,
-        str(path),
-        info.st_dev,
-        info.st_ino,
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ctime_ns,
-    )
+    return file_key(FORMAT, VERSION, path, info)
 
 
 def open_status_marks(path: Path | None, copy: Path | None, make: Callable[[], ReadState]) -> StatusMarks:
@@ -134,7 +122,7 @@ def open_status_marks(path: Path | None, copy: Path | None, make: Callable[[], R
         and not state.warnings
         and state.path is not None
         and _stamp(state.path, ()) == key
-        and time.time_ns() - max(key[6], key[7]) > RACY_NS  # its next change could share its mtime
+        and settled(key)
     ):
         marks._copy, marks._key = copy, key
         marks.dirty = True
@@ -165,22 +153,13 @@ def keep(marks: StatusMarks) -> None:
     copy = marks._copy
     if copy is None or not marks.dirty:
         return
-    from tui.store.atomic import write_atomic
-
-    with contextlib.suppress(OSError, ValueError):
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(copy, marks.dumps())
+    write_copy(copy, marks.dumps())
     marks.dirty = False
 
 
 def _kept(copy: Path, key: tuple) -> StatusMarks | None:
-    from tui.store.safe_read import UnfitFile, read_regular
-
-    try:
-        doc = marshal.loads(read_regular(copy, MAX_BYTES))
-    except (OSError, UnfitFile, EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != key:
+    doc = read_copy(copy, key, 6, MAX_BYTES)
+    if doc is None:
         return None
     _, read, news, known, title_marks, verdicts = doc
     try:
