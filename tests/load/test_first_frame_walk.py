@@ -38,7 +38,7 @@ def tree(root: Path) -> Path:
     return root
 
 
-def test_the_walk_finds_what_discover_finds_in_the_same_order(tmp_path: Path) -> None:
+def test_the_walk_finds_each_file_of_the_paths_once_in_sorted_order(tmp_path: Path) -> None:
     root = tree(tmp_path / "entries")
     other = tmp_path / "other"
     other.mkdir()
@@ -50,10 +50,13 @@ def test_the_walk_finds_what_discover_finds_in_the_same_order(tmp_path: Path) ->
         [root / "c.yaml", root / "c.yaml"],
         [tmp_path / "missing"],
     ):
-        files, problems = discover(paths)
         found: list = []
-        assert list(walk(paths, found)) == files
+        files = list(walk(paths, found))
+        # each path walked alone (no merging), then sorted and each file once
+        problems: list = []
+        assert files == sorted({file for path in paths for file in walk([path], problems)})
         assert sorted(map(str, found)) == sorted(map(str, problems))
+        assert discover(paths) == (files, found)
     assert [p.relative_to(root).as_posix() for p in discover([root])[0]] == [
         "a.yaml",
         "b/a.yml",

@@ -71,12 +71,6 @@ def _bad_name(where: str, name: str, what: str) -> Problem:
     )
 
 
-def _walk(folder: Path, real_folder: str, found: dict[Path, None], problems: list[Problem]) -> None:
-    """Entry files under `folder` into `found`; skipped files and unreadable folders into `problems`."""
-    for path in _walk_sorted(folder, real_folder, problems):
-        found[path] = None
-
-
 def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[Path]:
     """`_entries` as `Path`s: `base / name` parses the name alone, not the whole path."""
     last, base = "", folder
@@ -165,15 +159,27 @@ def walk(paths: Iterable[Path], problems: list[Problem]) -> Iterator[Path]:
     """The entry files `discover` finds, in the same (sorted) order, found as
     they are asked for (see `_entries`); problems go to `problems` as the
     walk comes to them (those of missing paths at once)."""
-    walks: list[Iterator[Path]] = []
+    yield from _merged(_root_walks(paths, problems, _walk_sorted, lambda root: root), _parts)
+
+
+def _root_walks(
+    paths: Iterable[Path],
+    problems: list[Problem],
+    walk_folder: Callable[[Path, str, list[Problem]], Iterator[_T]],
+    as_file: Callable[[Path], _T],
+) -> list[Iterator[_T]]:
+    """One sorted walk per path given: a folder's entry files, a file named
+    explicitly as it is (read whatever it is; `load_file` says what is wrong);
+    a missing path is a problem at once."""
+    walks: list[Iterator[_T]] = []
     for root in paths:
         if _is_dir(root):
-            walks.append(_walk_sorted(root, os.path.realpath(root), problems))
+            walks.append(walk_folder(root, os.path.realpath(root), problems))
         elif _lexists(root):
-            walks.append(iter((root,)))  # a file named explicitly: read whatever it is
+            walks.append(iter((as_file(root),)))
         else:
             problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
-    yield from _merged(walks, _parts)
+    return walks
 
 
 def _merged(walks: list[Iterator[_T]], key: Callable[[_T], Any]) -> Iterator[_T]:
@@ -208,32 +214,17 @@ def path_order(name: str) -> list[str]:
 def discover_names(paths: Iterable[Path]) -> tuple[list[str], list[Problem]]:
     """`discover`, with each file as the `str` of its `Path`."""
     problems: list[Problem] = []
-    walks: list[Iterator[str]] = []
-    for root in paths:
-        if _is_dir(root):
-            walks.append(_walk_names(root, os.path.realpath(root), problems))
-        elif _lexists(root):
-            walks.append(iter((os.fspath(root),)))  # a file named explicitly: read whatever it is
-        else:
-            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
+    walks: list[Iterator[str]] = _root_walks(paths, problems, _walk_names, str)
     if os.sep != "/":  # pragma: no cover - Windows: as `Path`s sort there
         return [os.fspath(path) for path in sorted(set(map(Path, _merged(walks, Path))))], problems
     return list(_merged(walks, path_order)), problems
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Entry files under the given paths, sorted, plus problems for missing paths
-    and for files and folders that are skipped."""
-    found: dict[Path, None] = {}
+    """Entry files under the given paths, sorted, each once, plus problems for
+    missing paths and for files and folders that are skipped."""
     problems: list[Problem] = []
-    for root in paths:
-        if _is_dir(root):
-            _walk(root, os.path.realpath(root), found, problems)
-        elif _lexists(root):
-            found[root] = None  # a file named explicitly: read whatever it is; load_file says what is wrong
-        else:
-            problems.append(safe_problem(Location(root, 1, 1), _missing(root)))
-    return sorted(found), problems
+    return list(walk(paths, problems)), problems
 
 
 def _missing(path: Path) -> str:
@@ -310,9 +301,7 @@ def plan_reload(
         if _is_dir(path):
             folder = folder_of(path)
             if folder is not None and (path == folder or not os.path.islink(path)):
-                found: dict[Path, None] = {}
-                _walk(path, os.path.realpath(folder), found, [])
-                load.update(found)
+                load.update(dict.fromkeys(_walk_sorted(path, os.path.realpath(folder), [])))
                 drop.update(dict.fromkeys(k for k in known if k.is_relative_to(path) and not _lexists(k)))
             continue
         if _lexists(path):
