@@ -26,6 +26,7 @@ from typing import Any
 
 from tui.core.model import BODY, body_default
 from tui.load.cache_format import FORMAT, HEADER, VERSION, Stamp
+from tui.store.atomic import CREATE_FLAGS
 
 JOURNAL_SUFFIX = ".journal"
 BLOB = 8
@@ -60,16 +61,9 @@ class Journal:
         if self._fd is None and not self._failed:
             name = f"{self.cache_path.name}.{os.getpid()}-{os.urandom(4).hex()}{JOURNAL_SUFFIX}"
             path = self.cache_path.parent / name
-            flags = (
-                os.O_WRONLY
-                | os.O_CREAT
-                | os.O_EXCL
-                | getattr(os, "O_NOFOLLOW", 0)
-                | getattr(os, "O_CLOEXEC", 0)
-            )
             try:
                 self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-                self._fd = os.open(path, flags, 0o600)
+                self._fd = os.open(path, CREATE_FLAGS, 0o600)
                 self.path = path
             except OSError:
                 self._failed = True

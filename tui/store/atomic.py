@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-_CREATE = (
+CREATE_FLAGS = (
     os.O_WRONLY
     | os.O_CREAT
     | os.O_EXCL
@@ -27,6 +27,8 @@ _CREATE = (
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_NOCTTY", 0)
 )
+"""How a file of ours is created: new (never an existing file, or a link
+planted in its place, written through), not a terminal, not inherited."""
 
 
 def _temp_name(path: Path) -> str:
@@ -37,7 +39,7 @@ def _create_temp(path: Path) -> tuple[int, Path]:
     for _ in range(100):
         tmp = path.with_name(_temp_name(path))
         try:
-            return os.open(tmp, _CREATE, 0o600), tmp
+            return os.open(tmp, CREATE_FLAGS, 0o600), tmp
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temp file name next to {path}")
