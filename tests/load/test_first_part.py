@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pty_session import Session, reader_env
 from tui.load.cache import ParseCache
 from tui.load.first_frame import finish_first_part, first_part, plan_first_part
 
@@ -135,56 +136,18 @@ def test_a_child_that_hangs_is_killed_and_the_files_are_parsed_here(tmp_path: Pa
 def _run_in_a_terminal(argv: list[str], env: dict[str, str], cwd: Path, shown: str) -> str:
     """Start the reader under a pseudo-terminal, wait until `shown` is on screen,
     press q; what it drew (escape sequences removed)."""
-    import fcntl
-    import pty
-    import re
-    import select
-    import struct
-    import termios
-    import time
-
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-            os.chdir(cwd)
-            os.execve(argv[0], argv, env)
-        finally:
-            os._exit(127)
-    out, deadline, quit_sent = b"", time.monotonic() + 30, False
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            text = re.sub(
-                r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.",
-                "",
-                out.decode(errors="replace"),
-            )
-            if shown in text and not quit_sent:
-                os.write(fd, b"q")
-                quit_sent = True
-        _, status = os.waitpid(pid, 0)
-    finally:
-        os.close(fd)
-    assert quit_sent, text[-2000:]
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
-    return text
+    with Session(argv, env, cwd) as session:
+        session.wait_for(shown)
+        session.send(b"q")
+        assert session.wait_exit() == 0, session.status
+        return session.text
 
 
 def test_the_reader_opens_a_folder_it_never_parsed_and_caches_it(tmp_path: Path, isolated_dirs) -> None:
     """`prdigest-tui DIR` in a real terminal: the first start parses in the
     child, the reader shows the reviews, and the cache it saves serves the next."""
     folder = corpus(tmp_path, 3)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env.update({name: str(path) for name, path in isolated_dirs.items()}, TERM="xterm-256color")
+    env = reader_env(isolated_dirs)
     argv = [sys.executable, "-c", "import sys; from tui.cli import run; run()", "--lang", "en", str(folder)]
     text = _run_in_a_terminal(argv, env, tmp_path, "review 2")
     assert "3 reviews" in text

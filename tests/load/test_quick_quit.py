@@ -4,28 +4,20 @@ every file (the parse workers journal what they parse as they parse it)."""
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-import pty
-import re
-import select
 import signal
-import struct
 import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.pty_session import Session, reader_env
 from tui import __version__
 from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import discover
 
 ROOT = Path(__file__).resolve().parents[2]
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.")
 FILES = 3_000
 
 
@@ -40,47 +32,15 @@ def _generate(folder: Path, reviews: int, per_file: int) -> None:
 
 def _start_and_end(argv: list[str], env: dict[str, str], cwd: Path, shown: str, end: str) -> int:
     """Start the reader under a pseudo-terminal; as soon as `shown` is on screen,
-    end it (`q`, or a signal); its exit status."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-            os.chdir(cwd)
-            os.execve(argv[0], argv, env)
-        finally:
-            os._exit(127)
-    out, deadline, ended = "", time.monotonic() + 90, False
-    try:
-        while time.monotonic() < deadline and not ended:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk.decode(errors="replace")
-            if shown in ANSI.sub("", out[-20_000:]):
-                if end == "q":
-                    os.write(fd, b"q")
-                else:
-                    os.kill(pid, getattr(signal, end))
-                ended = True
-        if not ended:
-            os.kill(pid, signal.SIGKILL)
-        # Keep reading: a reader blocked on a full terminal would never exit.
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if select.select([fd], [], [], 0.05)[0]:
-                with contextlib.suppress(OSError):
-                    os.read(fd, 1 << 16)
-    finally:
-        os.close(fd)
-    assert ended, ANSI.sub("", out)[-2000:]
-    return status
+    end it (`q`, or a signal); its exit status (or -signal). The session keeps
+    reading meanwhile: a reader blocked on a full terminal would never exit."""
+    with Session(argv, env, cwd, rows=40, cols=120) as session:
+        session.wait_for(shown, timeout=90)
+        if end == "q":
+            session.send(b"q")
+        else:
+            os.kill(session.pid, getattr(signal, end))
+        return session.wait_exit(timeout=90)
 
 
 @pytest.mark.parametrize("end", ["q", "SIGTERM", "SIGKILL"])
@@ -89,12 +49,11 @@ def test_a_reader_ended_right_after_its_first_load_leaves_a_full_cache(
 ) -> None:
     folder = tmp_path / "entries"
     _generate(folder, FILES, per_file=1)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env.update({name: str(path) for name, path in isolated_dirs.items()}, TERM="xterm-256color")
+    env = reader_env(isolated_dirs)
     argv = [sys.executable, "-c", "from tui.cli import run; run()", "--lang", "en", "--no-watch", str(folder)]
     status = _start_and_end(argv, env, tmp_path, f"{FILES:,} reviews · ", end)
     if end == "q":
-        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+        assert status == 0, status
     from tui.store import locations
 
     cache = ParseCache(locations.cache_file(), version_key=__version__)
