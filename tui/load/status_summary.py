@@ -269,35 +269,31 @@ def fill_digests(summary: Summary, wanted: Iterable[int], parse_cache: Callable[
     is missing). False if the cache cannot give one (it changed since the
     summary was made)."""
     from tui.core.changes import fingerprint, fingerprint_digest
-    from tui.load.cache_format import decode_review
 
     missing = [row for row in wanted if row not in summary.digests]
     if not missing:
         return True
     cache = parse_cache()
     cache.load()
-    stamps = summary.stamps
     for row in missing:
-        number = summary.file_of[row]
-        name = summary.names[number]
-        found = cache.index_of(name, (stamps[2 * number], stamps[2 * number + 1]))
-        if found is None:
+        review = _review_in(summary, row, cache)
+        if review is None:
             return False
-        reviews, source = found
-        try:
-            review = decode_review(Path(name), reviews[summary.place_of[row]], source)
-            summary.digests[row] = fingerprint_digest(fingerprint(review))
-        except (TypeError, ValueError, IndexError):
-            return False
+        summary.digests[row] = fingerprint_digest(fingerprint(review))
         summary.written = False
     return True
 
 
 def review_at(summary: Summary, row: int, cache: ParseCache) -> Review | None:
     """The whole review of a row, its body from the parse cache; None if it cannot give it."""
+    cache.load()
+    return _review_in(summary, row, cache)
+
+
+def _review_in(summary: Summary, row: int, cache: ParseCache) -> Review | None:
+    """`review_at` from a cache already loaded."""
     from tui.load.cache_format import decode_review
 
-    cache.load()
     number = summary.file_of[row]
     name = summary.names[number]
     found = cache.index_of(name, (summary.stamps[2 * number], summary.stamps[2 * number + 1]))
