@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import marshal
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import write_review
+from tests.cli_helpers import run_tui
 from tui import status
 from tui.core.changes import fingerprint
 from tui.core.filters import has_unchecked
@@ -29,7 +28,6 @@ from tui.store import kept_copy, marks_copy
 from tui.store.config import load as load_config
 from tui.store.state import ReadState
 
-ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "{unread} {total} {updated} {deep} {view:rocm} {view:beta} {view:deep}"
 CONFIG = """views:
   rocm: {tags: [rocm]}
@@ -359,14 +357,7 @@ def test_the_console_command_uses_the_caches_and_says_the_same(tmp_path: Path, d
     expected = from_library(folder, dirs)
 
     def run() -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "tui", "status", str(folder), "--format", FORMAT],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_tui("status", str(folder), "--format", FORMAT)
         assert done.returncode == 0 and done.stderr == "", done.stderr
         return done.stdout.strip()
 
