@@ -112,6 +112,18 @@ def mark_read(dirs: dict[str, Path], folder: Path, *titles: str, seen: bool = Tr
     assert state.failure is None
 
 
+def warmed(
+    tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], *titles: str
+) -> tuple[Path, str]:
+    """The corpus with `titles` read, after the two calls that make the
+    summary and the copy; and what `status` said."""
+    folder = corpus(tmp_path)
+    mark_read(dirs, folder, *titles)
+    expected = line(folder, capsys)
+    line(folder, capsys)
+    return folder, expected
+
+
 def edit(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
@@ -264,10 +276,7 @@ def test_marks_made_under_a_title_key_are_adopted_from_the_copy(
 def test_files_of_another_version_are_ignored(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha")
     summary_file = cache_folder(dirs) / "status-summary.marshal"
     copy_file = cache_folder(dirs) / "status-marks.marshal"
     kept_summary, kept_copy = summary_file.read_bytes(), copy_file.read_bytes()
@@ -313,10 +322,7 @@ DAMAGE = [
 def test_a_damaged_summary_or_copy_is_a_miss(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], damage: int
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha", "No PR")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha", "No PR")
     for name in ("status-summary.marshal", "status-marks.marshal"):
         path = cache_folder(dirs) / name
         path.write_bytes(DAMAGE[damage](path.read_bytes()))
@@ -327,10 +333,7 @@ def test_a_damaged_summary_or_copy_is_a_miss(
 def test_columns_of_the_wrong_types_are_a_miss(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha")
     path = cache_folder(dirs) / "status-summary.marshal"
     good = path.read_bytes()
     length = int.from_bytes(good[:8], "little")
