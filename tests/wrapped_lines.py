@@ -5,6 +5,12 @@ from __future__ import annotations
 from tui.core.wrap import Line
 
 
+def separating_slash(source: str, pos: int) -> bool:
+    """A `/` between words (`CNN / RNN`, `推理/部署`), not one that starts a path
+    or an option (`/usr/bin`): one not followed by a Latin letter, digit or sign."""
+    return source[pos] == "/" and not ("!" <= source[pos + 1 : pos + 2] <= "~")
+
+
 def text_of(line: Line) -> str:
     return "".join(text for text, _ in line)
 

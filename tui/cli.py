@@ -42,10 +42,10 @@ def _warn_problems(library: Library) -> None:
         warn(f"{len(problems)} problems in entry files (prdigest-tui check lists them)")
 
 
-def _read_state(given: str | None, library: Library, configured: str | None = None) -> ReadState:
+def _read_state(given: str | None, library: Library) -> ReadState:
     """The read marks, for a command that only reads them (never moved aside):
     `--state`, else the config's `state:` (see `_marks`)."""
-    state = _marks(given, configured)
+    state = _marks(given)
     state.load(move_aside=False)
     state.adopt_title_marks(library.reviews)
     for warning in state.warnings:
@@ -227,18 +227,18 @@ def _status(argv: Sequence[str]) -> int:
 STATE_HELP = "where read marks are kept: a file, or a folder shared between machines (ends in / or exists)"
 
 
-def _marks(given: str | None, configured: str | None = None) -> ReadState:
+def _marks(given: str | None) -> ReadState:
     """The marks `--state` names, else the config's `state:`, else the default
     state file. The config is read (and a shared folder's code imported) only
     when there is one."""
     from tui.store import locations
     from tui.store.marks_at import open_marks
 
-    if given is None and configured is None and locations.config_file().exists():
+    if given is None and locations.config_file().exists():
         from tui.store import config
 
-        configured = config.load(locations.config_file(), keys=False).state
-    return open_marks(given if given is not None else configured)
+        given = config.load(locations.config_file(), keys=False).state
+    return open_marks(given)
 
 
 LOCATIONS = ("config", "state", "ui", "cache")

@@ -117,10 +117,15 @@ def quiet_left() -> float:
     return max(0.0, _last_input + QUIET_S - time.monotonic())
 
 
+def _collections_since_full(at_least: int) -> bool:
+    """Ours to schedule, and `at_least` generation-1 collections since the last full one."""
+    return _installed and gc.isenabled() and gc.get_count()[2] >= at_least
+
+
 def full_due() -> bool:
     """A full collection is due and none is scheduled yet (the caller schedules it)."""
     global _scheduled
-    if not _installed or _scheduled or not gc.isenabled() or gc.get_count()[2] < FULL_EVERY:
+    if _scheduled or not _collections_since_full(FULL_EVERY):
         return False
     _scheduled = True
     return True
@@ -130,7 +135,7 @@ def overdue() -> bool:
     """A full collection is overdue and none is forced yet (the caller runs it
     after its frame): waiting longer for a pause would make it a stall."""
     global _forced
-    if not _installed or _forced or not gc.isenabled() or gc.get_count()[2] < OVERDUE:
+    if _forced or not _collections_since_full(OVERDUE):
         return False
     _forced = True
     return True

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli_helpers import ROOT, run_probe, run_tui
 
 
 def check(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    # os.environ carries the isolated XDG folders and HOME set by conftest.
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "check", *args],
-        cwd=cwd,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_tui("check", *args, cwd=cwd)
 
 
 def test_bundled_entries_pass() -> None:
@@ -77,9 +67,7 @@ def test_check_does_not_import_textual() -> None:
         "import sys; from tui.cli import main; code = main(['check', 'entries']); "
         "print(code, 'textual' in sys.modules)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=os.environ.copy(), capture_output=True, text=True
-    )
+    result = run_probe(code)
     assert result.stdout.strip() == "0 False", result.stderr
 
 

@@ -4,25 +4,12 @@ generator's build runs."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        cwd=cwd,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.cli_helpers import ROOT
+from tests.cli_helpers import run_tui as run
 
 
 def test_schema_prints_the_json_schema(tmp_path: Path) -> None:

@@ -4,28 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli_helpers import run_probe
+from tests.cli_helpers import run_tui as run
 from tui.core.model import Library
 from tui.load.parse import load_paths
 from tui.store.locations import bundled_entries
 from tui.store.state import ReadState
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
-    # os.environ carries the isolated XDG folders and HOME set by conftest.
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        cwd=cwd,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def library() -> Library:
@@ -142,13 +128,6 @@ def test_export_and_locate_do_not_import_textual(tmp_path: Path) -> None:
         "print(','.join(bad) or 'clean')\n"
     )
     for args in (["export", "entries"], ["export", "--format", "json", "entries"], ["locate"]):
-        result = subprocess.run(
-            [sys.executable, "-c", probe, *args],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        result = run_probe(probe, *args)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip() == "clean", (args, result.stdout)

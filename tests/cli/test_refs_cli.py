@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli_helpers import ROOT, run_tui
 from tests.clone_repo import REPO, build
-
-ROOT = Path(__file__).resolve().parents[2]
 
 ENTRY = f"""\
 repo: {REPO}
@@ -40,14 +37,7 @@ entries:
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_tui(*args, cwd=cwd, PYTHONPATH=str(ROOT))
 
 
 def setup(tmp_path: Path) -> tuple[Path, Path]:

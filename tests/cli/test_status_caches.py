@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import marshal
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import write_review
+from tests.cli_helpers import run_tui
 from tui import status
 from tui.core.changes import fingerprint
 from tui.core.filters import has_unchecked
@@ -29,7 +28,6 @@ from tui.store import kept_copy, marks_copy
 from tui.store.config import load as load_config
 from tui.store.state import ReadState
 
-ROOT = Path(__file__).resolve().parents[2]
 FORMAT = "{unread} {total} {updated} {deep} {view:rocm} {view:beta} {view:deep}"
 CONFIG = """views:
   rocm: {tags: [rocm]}
@@ -112,6 +110,18 @@ def mark_read(dirs: dict[str, Path], folder: Path, *titles: str, seen: bool = Tr
                 state.set_seen(review.key, fingerprint(review))
     state.save()
     assert state.failure is None
+
+
+def warmed(
+    tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], *titles: str
+) -> tuple[Path, str]:
+    """The corpus with `titles` read, after the two calls that make the
+    summary and the copy; and what `status` said."""
+    folder = corpus(tmp_path)
+    mark_read(dirs, folder, *titles)
+    expected = line(folder, capsys)
+    line(folder, capsys)
+    return folder, expected
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -266,10 +276,7 @@ def test_marks_made_under_a_title_key_are_adopted_from_the_copy(
 def test_files_of_another_version_are_ignored(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha")
     summary_file = cache_folder(dirs) / "status-summary.marshal"
     copy_file = cache_folder(dirs) / "status-marks.marshal"
     kept_summary, kept_copy = summary_file.read_bytes(), copy_file.read_bytes()
@@ -315,10 +322,7 @@ DAMAGE = [
 def test_a_damaged_summary_or_copy_is_a_miss(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str], damage: int
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha", "No PR")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha", "No PR")
     for name in ("status-summary.marshal", "status-marks.marshal"):
         path = cache_folder(dirs) / name
         path.write_bytes(DAMAGE[damage](path.read_bytes()))
@@ -329,10 +333,7 @@ def test_a_damaged_summary_or_copy_is_a_miss(
 def test_columns_of_the_wrong_types_are_a_miss(
     tmp_path: Path, dirs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = corpus(tmp_path)
-    mark_read(dirs, folder, "Alpha")
-    expected = line(folder, capsys)
-    line(folder, capsys)
+    folder, expected = warmed(tmp_path, dirs, capsys, "Alpha")
     path = cache_folder(dirs) / "status-summary.marshal"
     good = path.read_bytes()
     length = int.from_bytes(good[:8], "little")
@@ -359,14 +360,7 @@ def test_the_console_command_uses_the_caches_and_says_the_same(tmp_path: Path, d
     expected = from_library(folder, dirs)
 
     def run() -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "tui", "status", str(folder), "--format", FORMAT],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_tui("status", str(folder), "--format", FORMAT)
         assert done.returncode == 0 and done.stderr == "", done.stderr
         return done.stdout.strip()
 

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.app_helpers import make_app, write_review
+from tests.cli_helpers import run_probe, run_tui
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def status(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    # os.environ carries the isolated XDG folders set by conftest.
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "status", "--lang", "en", *args],
-        cwd=cwd,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def status(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_tui("status", "--lang", "en", *args)
 
 
 def digest(tmp_path: Path) -> Path:
@@ -90,14 +79,7 @@ def test_a_warm_status_reads_no_yaml(tmp_path: Path) -> None:
         f"code = main(['status', {str(folder)!r}])\n"
         "print(sorted(m for m in sys.modules if m == 'yaml' or m.startswith(('yaml.', 'textual', 'tui.load.parse'))))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_probe(probe)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "[]"
 
@@ -112,13 +94,6 @@ def test_a_warm_status_reads_only_the_cache_index(tmp_path: Path) -> None:
         f"code = main(['status', {str(folder)!r}])\n"
         "print(sorted(m for m in sys.modules if m in ('asyncio', 'tui.load.first_frame', 'tui.load.library')))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_probe(probe)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["4 unread · 0 updated", "[]"]

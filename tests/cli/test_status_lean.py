@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import write_review
+from tests.cli_helpers import ROOT, run_probe, run_tui
 from tui.cli import status_parser
 from tui.status_command import plain_arguments
-
-ROOT = Path(__file__).resolve().parents[2]
 
 PLAIN = [
     [],
@@ -56,14 +55,7 @@ def test_anything_else_is_left_to_argparse(argv: list[str]) -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "status", "--lang", "en", *args],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_tui("status", "--lang", "en", *args)
 
 
 def test_help_and_a_mistyped_option_are_argparse_s(tmp_path: Path) -> None:
@@ -93,14 +85,7 @@ def test_the_entry_imports_neither_the_command_line_nor_argparse(tmp_path: Path)
         "assert main(sys.argv[2:]) == 0\n"
         "print(sorted(m for m in sys.modules if m in ('argparse', 'tui.cli', 'yaml')))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_probe(probe)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["2 unread · 0 updated", "[]"]
 
@@ -136,7 +121,6 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
     data = cache.read_bytes()
     head = int.from_bytes(data[:8], "little")
     cache.write_bytes(data[: 8 + head] + b"\0" * (len(data) - 8 - head))  # every block now garbage
-    os.utime(cache, ns=(cache.stat().st_atime_ns, cache.stat().st_mtime_ns))
     probe = (
         "import sys\n"
         f"sys.argv = ['prdigest-tui', 'status', '--lang', 'en', {str(folder)!r}, '--state', {str(state)!r}]\n"
@@ -145,14 +129,7 @@ def test_a_read_review_that_did_not_change_is_told_by_its_digest(
         "main(sys.argv[2:])\n"
         "print(sorted(m for m in sys.modules if m == 'yaml' or m == 'tui.load.parse'))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_probe(probe)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["0 unread · 0 updated", "[]"]
 

@@ -37,7 +37,7 @@ from itertools import pairwise
 import pytest
 from rich.cells import cell_len, split_graphemes
 
-from tests.wrapped_lines import place, text_of
+from tests.wrapped_lines import place, separating_slash, text_of
 from tui.core.model import SECTIONS
 from tui.core.text import code_spans
 from tui.core.wrap import Line, Run, line_width, truncate, wrap
@@ -99,12 +99,6 @@ def is_narrow(char: str) -> bool:
     if char in " \n\t—―\u200d" or "\U0001f1e6" <= char <= "\U0001f1ff":
         return False
     return cell_len(char) <= 1
-
-
-def separating_slash(source: str, pos: int) -> bool:
-    """A `/` between words (`CNN / RNN`, `推理/部署`), not one that starts a path
-    or an option (`/usr/bin`): one not followed by a Latin letter, digit or sign."""
-    return source[pos] == "/" and not ("!" <= source[pos + 1 : pos + 2] <= "~")
 
 
 def glued_before(source: str, pos: int) -> int:

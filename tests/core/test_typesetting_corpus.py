@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from tests.wrapped_lines import place, text_of
+from tests.wrapped_lines import place, separating_slash, text_of
 from tui.core.text import code_spans
 from tui.core.wrap import Line, Run, wrap
 
@@ -71,12 +71,6 @@ def wrapped(width: int) -> tuple[tuple[str, list[Run], list[Line]], ...]:
 
 def is_narrow(char: str) -> bool:
     return char != " " and cell_len(char) == 1
-
-
-def separating_slash(source: str, at: int) -> bool:
-    """A `/` between words (`CNN / RNN`, `推理/部署`): one that no Latin letter,
-    digit or sign follows. One that does starts a path or an option."""
-    return source[at] == "/" and not ("!" <= source[at + 1 : at + 2] <= "~")
 
 
 def closed(source: str, end: int) -> int:

@@ -8,33 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from tests.bench_corpus import generate
 from tui.core.model import ALL_TAG, VERDICTS
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.tag_list import TagList
 
-ROOT = Path(__file__).resolve().parents[2]
 REVIEWS = 100_000
 TERM = "GPUInputBatch"  # a code ref of the generator's pool, in some reviews' text and refs
 
 pytestmark = pytest.mark.slow
-
-
-def _generate(folder: Path) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    generate(folder, REVIEWS, seed=0, per_file=10)
 
 
 def _expected(folder: Path) -> tuple[Counter, Counter, int]:
@@ -60,7 +50,7 @@ async def _until(condition, what: str, seconds: float = 150) -> None:
 
 async def test_a_hundred_thousand_reviews_open_navigate_search_and_count(tmp_path: Path) -> None:
     folder = tmp_path / "entries"
-    _generate(folder)
+    generate(folder, REVIEWS, seed=0, per_file=10)
     verdicts, tags, with_term = _expected(folder)
     assert sum(verdicts.values()) == REVIEWS and 0 < with_term < REVIEWS
     app = PrDigestApp(

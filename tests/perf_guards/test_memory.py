@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import sys
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from tests.bench_corpus import generate
 from tui.core.model import Library
 from tui.load.cache import ParseCache
 from tui.load.first_frame import first_library, first_part, from_cache, parse_in_background
 
-ROOT = Path(__file__).resolve().parents[2]
 REVIEWS = 3_000
 FIRST_LOAD_BYTES = 2_000
 WARM_BYTES = 1_500
@@ -29,11 +28,6 @@ that doubles either fails."""
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
     folder = tmp_path_factory.mktemp("memory") / "entries"
     generate(folder, REVIEWS, seed=3, per_file=10)
     return folder

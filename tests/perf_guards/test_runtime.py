@@ -71,8 +71,16 @@ def test_nothing_happens_unless_installed() -> None:
     runtime._installed = False
     try:
         runtime.loaded()
-        young_collections_until_a_full_one_is_due_or_skip()
-        assert not runtime.full_due() and not runtime.overdue()
+        assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
+        # The collector on and a full collection overdue: only `_installed` says no.
+        gc.set_threshold(before[1][0], before[1][1], 10 * runtime.OVERDUE)
+        gc.enable()
+        try:
+            young_collections_until_a_full_one_is_due(runtime.OVERDUE)
+            assert not runtime.full_due() and not runtime.overdue()
+        finally:
+            gc.disable()
+            gc.set_threshold(*before[1])
     finally:
         runtime._installed = True
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
@@ -155,15 +163,6 @@ class Recorder:
         while "full collection" not in self.events:
             assert time.monotonic() < deadline, self.events
             await asyncio.sleep(0.02)
-
-
-def young_collections_until_a_full_one_is_due_or_skip() -> None:
-    """With the collector off (as installed) none runs: make it run, briefly."""
-    gc.enable()
-    try:
-        young_collections_until_a_full_one_is_due()
-    finally:
-        gc.disable()
 
 
 async def collector_on(app, pilot) -> None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,8 @@ async def _wait_for_palette_hits(pilot) -> None:
         await pilot.pause(0.05)
         if pilot.app.screen.query(CommandList) and pilot.app.screen.query_one(CommandList).option_count:
             break
+    else:
+        raise AssertionError("the palette never listed a hit")
     await pilot.pause(0.2)
 
 

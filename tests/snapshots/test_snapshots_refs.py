@@ -44,11 +44,15 @@ async def _open_ref(pilot) -> None:  # type: ignore[no-untyped-def]
         await pilot.pause(0.02)
         if app.reader.clones.resolved:
             break
+    else:
+        raise AssertionError("the refs never resolved against the clone")
     await pilot.press("enter", "enter")
     for _ in range(300):
         await pilot.pause(0.02)
         if app.reader.code_pane.has_class("-open"):
             break
+    else:
+        raise AssertionError("the code pane never opened")
     await pilot.pause(0.1)
 
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import marshal
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import write_review
+from tests.cli_helpers import run_probe
 from tui.store import config, config_cache, kept_copy
 
-ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "views:\n  rocm: {tags: [rocm], verdict: [deep], unread: true}\n  b: {repos: [o/r]}\nmute: [ci]\nstate: ~/marks.json\n"
 
 
@@ -120,15 +118,5 @@ def test_a_warm_status_with_a_config_reads_no_yaml(tmp_path: Path, isolated_dirs
         "main(sys.argv[2:])\n"
         "print(sorted(m for m in sys.modules if m == 'yaml'))\n"
     )
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", probe],
-            cwd=ROOT,
-            env=os.environ.copy(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        for _ in range(2)
-    ]
+    runs = [run_probe(probe) for _ in range(2)]
     assert [run.stdout.splitlines() for run in runs] == [["1 1", "['yaml']"], ["1 1", "[]"]]

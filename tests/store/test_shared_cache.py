@@ -84,6 +84,17 @@ def mark_some(state: SharedState, rng: random.Random, count: int) -> None:
     state.save()
 
 
+def desktop_synced(tmp_path: Path, seed: int, marks: int) -> tuple[Path, Path, SharedState]:
+    """The shared folder (and where its cache goes) with "desktop"'s file synced
+    into it after `marks` random marks; and "desktop", to mark more."""
+    folder, cache = tmp_path / "shared", tmp_path / "c.marshal"
+    folder.mkdir()
+    w = writer(tmp_path, "desktop")
+    mark_some(w, random.Random(seed), marks)
+    replace(folder / w.own.name, w.own.read_bytes())
+    return folder, cache, w
+
+
 def replace(path: Path, data: bytes) -> None:
     """What a sync tool does: a temp file renamed over the old."""
     tmp = path.with_name(f".syncthing.{path.name}.tmp")
@@ -106,11 +117,7 @@ def test_a_start_with_nothing_changed_reads_no_file(tmp_path: Path, trusted: Non
 
 
 def test_a_grown_file_is_read_from_where_the_cache_stopped(tmp_path: Path, trusted: None) -> None:
-    folder, cache = tmp_path / "shared", tmp_path / "c.marshal"
-    folder.mkdir()
-    w = writer(tmp_path, "desktop")
-    mark_some(w, random.Random(1), 200)
-    replace(folder / w.own.name, w.own.read_bytes())
+    folder, cache, w = desktop_synced(tmp_path, seed=1, marks=200)
     same_as_full_read(folder, cache, tmp_path)
     before = (folder / w.own.name).stat().st_size
     time.sleep(TICK)
@@ -239,11 +246,7 @@ def _with_items_cut(doc: tuple) -> bytes:
 def test_a_cache_that_cannot_be_read_is_ignored_and_written_anew(
     tmp_path: Path, trusted: None, spoil
 ) -> None:
-    folder, cache = tmp_path / "shared", tmp_path / "c.marshal"
-    folder.mkdir()
-    w = writer(tmp_path, "desktop")
-    mark_some(w, random.Random(4), 40)
-    replace(folder / w.own.name, w.own.read_bytes())
+    folder, cache, _ = desktop_synced(tmp_path, seed=4, marks=40)
     reader(folder, cache, tmp_path)
     cache.write_bytes(spoil(cache.read_bytes()))
     time.sleep(TICK)
@@ -271,11 +274,7 @@ def test_a_cache_of_another_folder_or_a_folder_gone_is_not_used(tmp_path: Path, 
 def test_a_file_changed_just_before_a_read_is_checked_at_the_next_start(tmp_path: Path) -> None:
     """Within `RACY_NS` of its change a file's times cannot tell a rewrite in
     the same clock tick: it is read again (its digest checked), not trusted."""
-    folder, cache = tmp_path / "shared", tmp_path / "c.marshal"
-    folder.mkdir()
-    w = writer(tmp_path, "desktop")
-    mark_some(w, random.Random(7), 20)
-    replace(folder / w.own.name, w.own.read_bytes())
+    folder, cache, w = desktop_synced(tmp_path, seed=7, marks=20)
     shared_scan.read_folder(folder, cache)
     cached = shared_cache.load(cache, folder)
     assert cached is not None and cached.files[w.own.name].signature is None

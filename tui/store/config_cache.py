@@ -51,10 +51,7 @@ def settings(path: Path, copy: Path | None) -> Settings:
         return kept
     found = _read(path)
     if copy is not None and settled(key):
-        views = tuple(
-            (v.name, v.tags, v.verdicts, v.repos, v.unread, v.unchecked, v.search)
-            for v in found.views.values()
-        )
+        views: tuple = tuple(tuple(view) for view in found.views.values())  # marshal takes plain tuples
         write_copy(copy, marshal.dumps((key, views, found.mute, found.state)))
     return found
 

@@ -35,7 +35,15 @@ from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
 from tui.store.safe_read import OPEN_FLAGS
-from tui.store.shared_scan import MAX_MARKS_BYTES, Cursor, is_marks_file, read_folder, read_from
+from tui.store.shared_scan import (
+    MAX_MARKS_BYTES,
+    TAIL,
+    Cursor,
+    is_marks_file,
+    marks_file_info,
+    read_folder,
+    read_from,
+)
 from tui.store.state import (
     Outcome,
     ReadState,
@@ -218,12 +226,8 @@ class SharedState(ReadState):
             if not is_marks_file(entry.name):
                 continue
             seen_names.add(entry.name)
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
+            if (info := marks_file_info(entry)) is None:
                 continue
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MARKS_BYTES:
-                continue  # a link, a device, a folder: not a machine's file
             signature = (info.st_ino, info.st_size, info.st_mtime_ns)
             cursor = self._cursors.get(entry.name)
             if cursor is not None and cursor.signature == signature:
@@ -274,7 +278,7 @@ class SharedState(ReadState):
         else:
             result = journal.parse(data, 0, None)
             end = result.end
-        tail = data[max(0, result.end - 64) : result.end]
+        tail = data[max(0, result.end - TAIL) : result.end]
         self._cursors[path.name] = Cursor(signature, end, result.header, tail)
         return result
 

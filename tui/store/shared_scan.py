@@ -69,6 +69,19 @@ def is_marks_file(name: str) -> bool:
     return name.endswith(SUFFIX) and not name.startswith((".", "~"))
 
 
+def marks_file_info(entry: os.DirEntry[str]) -> os.stat_result | None:
+    """`entry`'s own stat (a link is not followed) when it is a regular file
+    small enough to be a machine's marks; None for a link, a device, a folder,
+    a file too big or gone."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MARKS_BYTES:
+        return None
+    return info
+
+
 def read_folder(folder: Path, cache: Path | None) -> Scan:
     """Every machine's file in `folder`, merged; with `cache`, from it where the
     files are as it saw them, and the cache brought up to date."""
@@ -109,12 +122,8 @@ def _scan(folder: Path, cached: Cached | None, keep: bool) -> tuple[Scan | None,
         name = item.name
         if not is_marks_file(name):
             continue
-        try:
-            info = item.stat(follow_symlinks=False)
-        except OSError:
+        if (info := marks_file_info(item)) is None:
             continue
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MARKS_BYTES:
-            continue  # a link, a device, a folder: not a machine's file
         old = cached.files.get(name) if cached is not None else None
         if old is not None and not old.broken and old.signature == _signature(info):
             files[name] = old
