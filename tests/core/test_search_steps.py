@@ -92,6 +92,11 @@ def test_a_recycled_review_gets_its_own_text() -> None:
     index.retain([])
     second = review("beta")
     assert index.matches(second, terms("beta")) and not index.matches(second, terms("alpha"))
+    # A review dropped without `retain` stays alive in the index, so its id is
+    # never another's (CPython gives a freed object's id to the next one made).
+    del second
+    later = [review(f"gamma {n}") for n in range(100)]
+    assert not any(index.matches(r, terms("beta")) for r in later)
 
 
 # -- unchecked -------------------------------------------------------------------

@@ -151,3 +151,17 @@ async def test_an_empty_result_says_how_to_clear(tmp_path: Path) -> None:
         await pilot.pause()
         assert titles(app) == []
         assert "Nothing here. x clears the filter." in screen_text(app)
+
+
+async def test_a_views_tags_and_repos_under_the_list_are_plain_text(tmp_path: Path) -> None:
+    # Tag and repo names come from entries: the list's subtitle shows them as
+    # written, not as markup ("[wip]" vanished and "[/]" raised MarkupError).
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.reader.filters = app.reader.filters._replace(
+            tags=frozenset({"[/]", "c++[wip]"}), repos=frozenset({"o/[b]r"})
+        )
+        await pilot.pause()
+        subtitle = app.query_one("#reviews")._border_subtitle
+        assert subtitle is not None and subtitle.plain == "#[/] | #c++[wip] · o/[b]r"
+        assert "#[/] | #c++[wip] · o/[b]r" in screen_text(app)

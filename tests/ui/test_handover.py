@@ -6,6 +6,7 @@ import json
 import stat
 import sys
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -140,20 +141,23 @@ async def test_e_opens_the_entry_file_at_its_line(tmp_path: Path, monkeypatch: p
         assert json.loads(record.read_text()) == ["+3", str(folder / "a.yaml")]
 
 
-async def test_e_reports_an_editor_that_cannot_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("editor", "said"),
+    [
+        (lambda tmp: str(tmp / "no-such-editor"), "Could not run the editor"),
+        (lambda tmp: "false", "exited with status 1"),
+    ],
+    ids=["missing", "fails"],
+)
+async def test_e_reports_an_editor_that_cannot_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, editor: Callable[[Path], str], said: str
+) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
-    monkeypatch.setenv("EDITOR", str(tmp_path / "no-such-editor"))
+    monkeypatch.setenv("EDITOR", editor(tmp_path))
     app = make_app(tmp_path, paths=[entries(tmp_path)])
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
-        assert any("Could not run the editor" in n.text for n in toasts(app))
+        assert any(said in n.text for n in toasts(app))
         assert app.is_running
-    monkeypatch.setenv("EDITOR", "false")
-    app = make_app(tmp_path, paths=[entries(tmp_path)])
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.pause()
-        await pilot.press("e")
-        await pilot.pause()
-        assert any("exited with status 1" in n.text for n in toasts(app))

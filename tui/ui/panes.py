@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.content import Content
 from textual.reactive import reactive
 
 from tui.core.filters import REPO_PREFIX, VIEW_PREFIX, Filters, is_real_tag, labels, marks_narrow, select
@@ -219,7 +220,7 @@ class ReaderPanes(MainScreen):
         )
         # The list's own filters under it (its tag is the one highlighted above it).
         narrowing = labels(self.filters._replace(tag=ALL_TAG))
-        self.query_one("#reviews").border_subtitle = " · ".join(narrowing)
+        self.query_one("#reviews").border_subtitle = Content(" · ".join(narrowing))  # tag names: never markup
 
     def _refresh_filter_bar(self) -> None:
         filters = self.filters

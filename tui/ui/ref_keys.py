@@ -55,10 +55,6 @@ class RefKeys(MarkKeys):
     def code_pane(self) -> CodePane:
         return self.query_one(CodePane)
 
-    @property
-    def code_open(self) -> bool:
-        return self._origin is not None
-
     # -- resolving -------------------------------------------------------------
 
     def _refresh_review(self) -> None:

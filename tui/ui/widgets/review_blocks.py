@@ -128,11 +128,10 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
                 blocks.append(
                     Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
                 )
-                index += 1
             else:  # a note: the cursor stops on it too
                 note_mark: Runs = [("  ✓ ", "checked")] if item.key in shown.checked else [("  • ", "dim")]
                 blocks.append(Block(runs, note_mark, item=index))
-                index += 1
+            index += 1
     if shown.terms:
         for block in blocks:
             if block.searched:
