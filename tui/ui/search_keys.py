@@ -20,7 +20,7 @@ from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
 
 SEARCH_AT_ONCE = 12_000
-"""Work (`SearchIndex.work`: tests of a made text, ~0.5 µs each) a key may do
+"""Work (`SearchIndex.work`, which gives what its units cost) a key may do
 before its frame; more is searched off the key."""
 
 SLICE_S = 0.004
