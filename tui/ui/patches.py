@@ -79,6 +79,24 @@ class StyledPane(ScrollView):
     BAR: type[ScrollBar] = ScrollBar
     """The scrollbars' class."""
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Tell the pane of its new size while the screen is laid out, not by
+        the Resize event Textual posts after it: the list's content height
+        depends on its own height (`ReviewList._virtual_height`), and set from
+        the event it was drawn a second time, a frame timer's tick after the
+        layout's frame (`/` and escape in the search box, which move the panes'
+        bottom edge by a row). (Overrides a private Textual method, called
+        from `Screen._refresh_layout` for each widget laid out; textual is
+        pinned exactly, and tests/perf_guards/test_frames.py fails if this
+        stops working.)"""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized and self.is_attached and container_size:
+            self.sized()
+        return resized
+
+    def sized(self) -> None:
+        """The pane's new size is set, during the layout that gave it."""
+
     def _made_bar(self, *, vertical: bool) -> ScrollBar:
         """A bar made as Textual makes it (`Widget.vertical_scrollbar`), but a
         `BAR`, and styled at once."""

@@ -107,6 +107,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         self.search_index.retain(self.library.reviews)
         self.sidebar.forget()  # a view's search reads bodies, which may have changed
         self._refresh_all(fallback=position)
+        self.call_after_refresh(self.rank_library)
         if reloaded.added or reloaded.updated:
             self.news_arrived([*reloaded.added, *reloaded.updated])
         if reloaded:
