@@ -29,6 +29,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 
 from tui import runtime
 from tui.ui.signals import TerminalOutput
@@ -79,7 +80,9 @@ class StyledPane(ScrollView):
     BAR: type[ScrollBar] = ScrollBar
     """The scrollbars' class."""
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
         """Tell the pane of its new size while the screen is laid out, not by
         the Resize event Textual posts after it: the list's content height
         depends on its own height (`ReviewList._virtual_height`), and set from
@@ -158,10 +161,10 @@ class OneFrameScreen(Screen[None]):
 
         What a widget asked for while this layout ran is dropped when the
         layout already did it: the widget was laid out before (it was only
-        resized), or it is new but fixed in size and has no children (the
-        filter bar). A new widget that sizes itself or holds others (the key
-        panel) keeps its requests: its size may depend on a first layout of its
-        content. Requests made before this layout are left alone. (Overrides a
+        resized), or it is new but fixed in size, and so is all it holds (the
+        filter bar; the search box, the first time `/` shows it). A new
+        widget that sizes itself or holds one that does (the key panel) keeps
+        its requests: its size may depend on a first layout of its content. Requests made before this layout are left alone. (Overrides a
         private Textual method; textual is pinned exactly, and
         tests/perf_guards/test_frames.py and the key panel tests fail if this stops working.
         In tmux, the screen after bursts of such keys matched a full redraw.)"""
@@ -171,7 +174,7 @@ class OneFrameScreen(Screen[None]):
         for widget, _ in self._compositor.layers:  # what it sized, scrollbars included
             if widget in asked:
                 continue
-            if widget in laid_out or (not widget._nodes and not widget.styles.auto_dimensions):
+            if widget in laid_out or not _sizes_itself(widget):
                 widget._layout_required = widget._repaint_required = False
 
     async def _on_idle(self, event: events.Idle) -> None:
@@ -206,6 +209,11 @@ class OneFrameScreen(Screen[None]):
             self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
         else:
             runtime.collect_full()
+
+
+def _sizes_itself(widget: Widget) -> bool:
+    """Does the widget, or anything it holds, take its size from its content?"""
+    return bool(widget.styles.auto_dimensions) or any(_sizes_itself(child) for child in widget._nodes)
 
 
 def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:
