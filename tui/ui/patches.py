@@ -7,6 +7,8 @@ Textual method or attribute.
 
 - `set_virtual_size`: a line-API pane's content height changes without laying
   out the screen (`ScrollView._scroll_update`). tests/perf_guards/test_redraw.py.
+- `KeptBar`: a scrollbar's last drawings kept by its looks (`_styles_cache`).
+  tests/perf_guards/test_redraw.py, the snapshots.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
   `App._start_widget`), component classes styled once per stylesheet
   (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
@@ -23,12 +25,14 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.console import RenderableType
 from textual import events
 from textual.driver import Driver
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.strip import Strip
 from textual.widget import Widget
 
 from tui import runtime
@@ -52,6 +56,53 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
     else:
         view.refresh(layout=True)  # not laid out yet: let the first layout size it
     view.refresh()
+
+
+class KeptBar(ScrollBar):
+    """A scrollbar that keeps its last few drawings, by what it looks like:
+    `/` and escape take a row from the panes and give it back, and each time
+    both panes' bars (~70 lines) were drawn anew for one of the same two
+    pictures (~2-3 ms at 120x40). `looks` says what a drawing depends on.
+
+    A drawing is kept only when it was just made in full (`render` ran for
+    the whole bar); one handed out from here drops what Textual's own cache
+    of the bar's lines holds (`_styles_cache`, private), which was drawn for
+    another look. (textual is pinned exactly; tests/perf_guards/test_redraw.py
+    and the snapshots fail if this stops working.)"""
+
+    KEPT = 4
+
+    def looks(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    _kept: dict[tuple[object, ...], list[Strip]] | None = None
+    _fresh = False
+
+    def render(self) -> RenderableType:
+        self._fresh = True
+        return super().render()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        looks = self.looks()
+        key = (looks, crop, tuple(self.get_line_filters()))
+        kept = self._kept if self._kept is not None else {}
+        self._kept = kept
+        strips = kept.pop(key, None)
+        if strips is not None:
+            self._styles_cache.clear()
+            self.shown(looks)
+        else:
+            self._fresh = False
+            strips = super().render_lines(crop)
+            if not (self._fresh and crop == self.size.region):
+                return strips
+        kept[key] = strips  # the newest last
+        while len(kept) > self.KEPT:
+            del kept[next(iter(kept))]
+        return list(strips)
+
+    def shown(self, looks: tuple[object, ...]) -> None:
+        """A kept drawing of `looks` is on screen now."""
 
 
 class StyledPane(ScrollView):
@@ -161,10 +212,11 @@ class OneFrameScreen(Screen[None]):
 
         What a widget asked for while this layout ran is dropped when the
         layout already did it: the widget was laid out before (it was only
-        resized), or it is new but fixed in size, and so is all it holds (the
-        filter bar; the search box, the first time `/` shows it). A new
-        widget that sizes itself or holds one that does (the key panel) keeps
-        its requests: its size may depend on a first layout of its content. Requests made before this layout are left alone. (Overrides a
+        resized), or it is new but fixed in size and holds nothing (the filter
+        bar) or says that all it holds is fixed in size too (`FIXED_SIZE`: the
+        search box, the first time `/` shows it). Any other new widget (the key
+        panel, the code pane) keeps its requests: its size may depend on a
+        first layout of its content. Requests made before this layout are left alone. (Overrides a
         private Textual method; textual is pinned exactly, and
         tests/perf_guards/test_frames.py and the key panel tests fail if this stops working.
         In tmux, the screen after bursts of such keys matched a full redraw.)"""
@@ -212,8 +264,14 @@ class OneFrameScreen(Screen[None]):
 
 
 def _sizes_itself(widget: Widget) -> bool:
-    """Does the widget, or anything it holds, take its size from its content?"""
-    return bool(widget.styles.auto_dimensions) or any(_sizes_itself(child) for child in widget._nodes)
+    """May the widget's size depend on a first layout of its content? A
+    widget that holds others may (the key panel, the code pane), unless it
+    says that it and they are fixed in size (`FIXED_SIZE`: the search box)."""
+    if widget.styles.auto_dimensions:
+        return True
+    if not widget._nodes:
+        return False
+    return not getattr(widget, "FIXED_SIZE", False) or any(_sizes_itself(child) for child in widget._nodes)
 
 
 def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:
