@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.app_helpers import settled
+import pytest
+
+from tests.app_helpers import screen_text, settled
 from tests.load.test_reload import review_yaml, until, watching
 from tests.perf_guards.test_frames import Frames, press
 from tui.core.filters import select
@@ -17,10 +19,19 @@ from tui.core.search import SearchIndex
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.scrolling import PaneScrollBar
 
 
 def app_on(tmp_path: Path, paths: list[Path] | None = None, *, watch: bool = False) -> PrDigestApp:
     return PrDigestApp(paths or [bundled_entries()], tmp_path / "state.json", watch=watch)
+
+
+def drawn_screen(app: PrDigestApp) -> list[tuple[str, object]]:
+    """Every segment on screen with its style."""
+    return [
+        (segment.text, segment.style) for strip in app.screen._compositor.render_strips() for segment in strip
+    ]
 
 
 def no_checklist(title: str) -> str:
@@ -167,3 +178,85 @@ async def test_slash_and_escape_are_drawn_in_one_frame(tmp_path: Path) -> None:
         for _ in range(2):
             assert await press(pilot, frames, "slash") == 1
             assert await press(pilot, frames, "escape") == 1
+
+
+async def test_the_scrollbars_drawings_are_kept_for_the_next_slash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/` and escape each change both panes' bars: the second time round they
+    look as they did the first, and are not drawn again."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(40):
+        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    drawn: list[PaneScrollBar] = []
+    render = PaneScrollBar.render
+
+    def counting(self: PaneScrollBar):
+        drawn.append(self)
+        return render(self)
+
+    monkeypatch.setattr(PaneScrollBar, "render", counting)
+    app = app_on(tmp_path, [entries])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        before = screen_text(app)
+        await pilot.press("slash")
+        await pilot.pause()
+        opened = screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_text(app) == before
+        drawn.clear()
+        await pilot.press("slash")
+        await pilot.pause()
+        assert screen_text(app) == opened
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_text(app) == before
+        assert drawn == []  # both pictures of both bars were kept
+        await pilot.press("G")  # the list's bar moves: drawn anew
+        await pilot.pause()
+        assert drawn
+
+
+async def test_a_pane_only_shorter_or_taller_keeps_its_lines_and_shows_them_right(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/` takes a row from the review pane and escape gives it back: its
+    lines above the bottom edge stay as they were, and are not drawn again;
+    what the screen shows is what a full redraw of the pane shows."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(40):
+        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    drawn: list[int] = []
+    render_line = ReviewView.render_line
+
+    def counting(self: ReviewView, y: int):
+        drawn.append(y)
+        return render_line(self, y)
+
+    monkeypatch.setattr(ReviewView, "render_line", counting)
+    app = app_on(tmp_path, [entries])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        view = app.query_one(ReviewView)
+        for key in ("slash", "escape", "slash", "escape"):
+            drawn.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert len(drawn) <= 2, (key, drawn)  # the row that was or became the bottom edge
+            shown = drawn_screen(app)
+            view.refresh()  # every line drawn anew
+            await pilot.pause()
+            assert drawn_screen(app) == shown, key
+        await pilot.press("enter", "j", "j")  # the pane's own keys still draw it
+        await pilot.pause()
+        drawn.clear()
+        await pilot.press("slash")
+        await pilot.pause()
+        shown = drawn_screen(app)
+        view.refresh()
+        await pilot.pause()
+        assert drawn_screen(app) == shown

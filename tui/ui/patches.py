@@ -24,6 +24,7 @@ Textual method or attribute.
 from __future__ import annotations
 
 import asyncio
+from typing import Self
 
 from rich.console import RenderableType
 from textual import events
@@ -139,17 +140,44 @@ class StyledPane(ScrollView):
         depends on its own height (`ReviewList._virtual_height`), and set from
         the event it was drawn a second time, a frame timer's tick after the
         layout's frame (`/` and escape in the search box, which move the panes'
-        bottom edge by a row). (Overrides a private Textual method, called
-        from `Screen._refresh_layout` for each widget laid out; textual is
-        pinned exactly, and tests/perf_guards/test_frames.py fails if this
-        stops working.)"""
+        bottom edge by a row). And keep the lines a change of height alone
+        leaves as they were. (Overrides a private Textual method, called
+        from `Screen._refresh_layout` for each widget laid out, and reads and
+        fills Textual's private cache of a widget's lines, `_styles_cache`;
+        textual is pinned exactly, and tests/perf_guards/test_frames.py and
+        tests/ui/test_kept_answers.py fail if this stops working.)"""
+        old = self._size
+        lines = self._styles_cache
+        kept = dict(lines._cache) if old.width == size.width and old.height != size.height else None
+        dirty = set(lines._dirty_lines)
+        scroll, refreshes = self.scroll_offset, self._refreshes
         resized = super()._size_updated(size, virtual_size, container_size, layout)
         if resized and self.is_attached and container_size:
             self.sized()
+        if kept and resized and self.scroll_offset == scroll and self._refreshes == refreshes:
+            # Only the height changed, and nothing else since these lines were
+            # drawn: above the bottom edge (its border and padding) of the
+            # shorter of the two sizes they are as they were. Textual dropped
+            # them all; the review pane redrew ~37 lines for `/` and escape.
+            above = min(old.height, size.height) - self.styles.gutter.bottom
+            for y, strip in kept.items():
+                if y < above and y not in dirty:
+                    lines._cache[y] = strip
+                    lines._dirty_lines.discard(y)
         return resized
 
     def sized(self) -> None:
         """The pane's new size is set, during the layout that gave it."""
+
+    _refreshes = 0
+    """How many times the pane asked to be drawn again (see `_size_updated`)."""
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if repaint or recompose:
+            self._refreshes += 1
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _made_bar(self, *, vertical: bool) -> ScrollBar:
         """A bar made as Textual makes it (`Widget.vertical_scrollbar`), but a
