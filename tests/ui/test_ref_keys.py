@@ -1,6 +1,6 @@
 """Refs in the reader (Pilot): `enter` on an item or a note opens its ref in the
 code pane at the right line, `e` the editor, `d` / `D` the PR's diff, `escape` back with
-the review's place kept, the picker, `space` checking the step, no clone."""
+the review's place kept, the picker, `space` checking the step or note, no clone."""
 
 from __future__ import annotations
 
@@ -250,6 +250,31 @@ async def test_space_in_the_code_pane_checks_the_step_it_was_opened_from(
         await pilot.press("escape")
         await pilot.pause()
         assert "[✓] 1. Start at" in screen_text(app)
+
+
+async def test_space_in_the_code_pane_checks_the_note_it_was_opened_from(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        await pilot.press(*["j"] * 7)  # the second action: `pkg/other.py`
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/other.py"
+        assert "What to do 2/2 •" in screen_text(app)
+        note = view.stops[7].key
+        await pilot.press("space")
+        await all_saved(app, pilot)
+        assert note in app.reader.state.checked(app.reader.current_key)
+        assert "What to do 2/2 ✓" in screen_text(app)
+        await pilot.press("space")  # and back, as in the review pane
+        await all_saved(app, pilot)
+        assert note not in app.reader.state.checked(app.reader.current_key)
+        assert "What to do 2/2 •" in screen_text(app)
+        await pilot.press("space", "escape")
+        await all_saved(app, pilot)
+        assert app.focused is view and "✓ Compare with pkg/other.py" in screen_text(app)
 
 
 async def test_e_opens_the_editor_at_the_line_with_the_absolute_path(
