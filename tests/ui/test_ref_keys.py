@@ -297,6 +297,41 @@ async def test_e_opens_the_editor_at_the_line_with_the_absolute_path(
     assert record.read_text().split("\n") == [f"+{START}", str(clone.resolve() / "pkg/engine.py")]
 
 
+async def test_e_on_a_file_read_from_a_commit_says_read_only_and_starts_no_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "widgets"
+    commits = build(root)
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "legacy.yaml").write_text(
+        f"repo: {REPO}\nentries:\n  - title: Legacy out\n    pr: 20\n    tags: [old]\n    verdict: quick\n"
+        "    summary: Gone.\n    focus:\n      - text: What `old_copy()` was\n",
+        encoding="utf-8",
+    )
+    record = tmp_path / "argv.txt"
+    editor = tmp_path / "fake-editor"
+    editor.write_text(f"#!{sys.executable}\nopen({str(record)!r}, 'w').write('started')\n")
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
+    monkeypatch.setenv("EDITOR", str(editor))
+    app = reader_app(tmp_path, folder, root)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        parent = commits["10"]  # the parent of the PR that deleted it
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/legacy.py", 6)
+        assert pane.file.absolute is None and pane.file.commit == parent
+        read_only = f"pkg/legacy.py:6 as of {parent[:12]}, before the PR (read-only)"
+        assert read_only in screen_text(app)  # the title
+        await pilot.press("e")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [read_only]
+        assert app.screen is app.reader and pane.has_class("-open")
+    assert not record.exists()
+
+
 async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: Path) -> None:
     app = reader_app(tmp_path, entries, clone)
     async with app.run_test(size=(120, 40)) as pilot:

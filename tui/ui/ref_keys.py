@@ -241,12 +241,8 @@ class RefKeys(MarkKeys):
     def on_code_pane_open_editor(self, message: CodePane.OpenEditor) -> None:
         file = self.code_pane.file
         if not message.path:
-            if file is not None:
-                self.notify(
-                    words().code_read_only.format(path=file.path, commit=(file.commit or "")[:12]),
-                    timeout=4,
-                    markup=False,
-                )
+            if file is not None:  # read from a commit: its title says which, and read-only
+                self.notify(file.title(), timeout=4, markup=False)
             return
         from tui.ui import handover
 
