@@ -12,7 +12,7 @@ import pytest
 from tests.app_helpers import all_saved, screen_text, settled
 from tests.clone_repo import ENGINE, REPO, build, commit
 from tui.ui.app import PrDigestApp
-from tui.ui.screens.code import DiffScreen
+from tui.ui.screens.diff import DiffScreen
 from tui.ui.screens.ref_picker import RefPicker
 from tui.ui.widgets.code_pane import CodePane
 from tui.ui.widgets.review_view import ReviewView

@@ -282,7 +282,7 @@ class RefKeys(MarkKeys):
         if path is not None and not parts:
             self.notify(words().no_diff.format(path=path), timeout=4, markup=False)
             return
-        from tui.ui.screens.code import DiffScreen
+        from tui.ui.screens.diff import DiffScreen
 
         if path is None:
             title = words().diff_title.format(pr=pr)
