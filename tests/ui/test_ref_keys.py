@@ -11,6 +11,7 @@ import pytest
 
 from tests.app_helpers import all_saved, screen_text, settled
 from tests.clone_repo import ENGINE, REPO, build, commit
+from tests.waiting import wait_until
 from tui.ui.app import PrDigestApp
 from tui.ui.screens.diff import DiffScreen
 from tui.ui.screens.ref_picker import RefPicker
@@ -87,22 +88,15 @@ def reader_app(tmp_path: Path, entries: Path, repo_dir: Path | None) -> PrDigest
 
 async def resolved(app: PrDigestApp, pilot: object, count: int = 1) -> None:
     """The selected review's refs resolved and delivered."""
-    for _ in range(500):
-        if app.reader.clones.resolved >= count:
-            await pilot.pause()  # type: ignore[attr-defined]
-            return
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError("the refs were never resolved")
+    await wait_until(pilot, lambda: app.reader.clones.resolved >= count, "the refs to be resolved")
+    await pilot.pause()  # type: ignore[attr-defined]
 
 
 async def code_shown(app: PrDigestApp, pilot: object) -> CodePane:
-    for _ in range(300):
-        pane = app.reader.code_pane
-        if pane.has_class("-open") and pane.display:
-            await pilot.pause()  # type: ignore[attr-defined]
-            return pane
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError("the code pane never opened")
+    pane = app.reader.code_pane
+    await wait_until(pilot, lambda: pane.has_class("-open") and pane.display, "the code pane to open")
+    await pilot.pause()  # type: ignore[attr-defined]
+    return pane
 
 
 async def open_review(app: PrDigestApp, pilot: object) -> ReviewView:
@@ -339,10 +333,7 @@ async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: P
         await pilot.press("enter")
         await code_shown(app, pilot)
         await pilot.press("d")
-        for _ in range(200):
-            if isinstance(app.screen, DiffScreen):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff")
         assert isinstance(app.screen, DiffScreen)
         assert [path for path, _ in app.screen.parts] == ["pkg/engine.py"]
         assert "+def tune() -> None:" in app.screen.text
@@ -351,10 +342,7 @@ async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: P
         await pilot.pause()
         assert app.screen is app.reader and app.reader.code_pane.has_class("-open")
         await pilot.press("D")
-        for _ in range(200):
-            if isinstance(app.screen, DiffScreen):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff")
         assert isinstance(app.screen, DiffScreen)
         assert sorted(path for path, _ in app.screen.parts) == ["pkg/engine.py", "pkg/sched/scheduler.py"]
 
@@ -376,10 +364,7 @@ async def test_an_ambiguous_ref_opens_a_picker(tmp_path: Path, clone: Path, entr
         await pilot.press("j")  # the review with no PR
         await resolved(app, pilot, 2)
         await pilot.press("enter", "enter")
-        for _ in range(100):
-            if isinstance(app.screen, RefPicker):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, RefPicker), "the picker")
         picker = app.screen
         assert isinstance(picker, RefPicker)
         assert picker.places == ["pkg/core/scheduler.py", "pkg/sched/scheduler.py"]
