@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import screen_text, settled
-from tests.load.test_reload import review_yaml, until, watching
+from tests.load.test_reload import review_yaml, watching
 from tests.perf_guards.test_frames import Frames, press
+from tests.waiting import wait_until
 from tui.core.filters import select
 from tui.core.search import SearchIndex
 from tui.store.locations import bundled_entries
@@ -145,8 +146,8 @@ async def test_a_reload_that_changes_a_file_is_listed_and_counted(tmp_path: Path
         await pilot.pause()
         assert listed(app) == ["o/r:r0", "o/r:r1", "o/r:r2", "o/r:r3"]
         (entries / "r2.yaml").write_text(no_checklist("r2"), encoding="utf-8")
-        await until(pilot, lambda: reader.library.by_key["o/r:r2"].checks == 0, "the edit")
-        await until(pilot, lambda: reader.ranks.ready(reader.library.reviews) is not None, "ranks")
+        await wait_until(pilot, lambda: reader.library.by_key["o/r:r2"].checks == 0, "the edit")
+        await wait_until(pilot, lambda: reader.ranks.ready(reader.library.reviews) is not None, "ranks")
         assert listed(app) == ["o/r:r0", "o/r:r1", "o/r:r3"] == by_plain_select(app)
         await pilot.press("t", "t")  # the kept answers are the new library's
         await pilot.pause()
