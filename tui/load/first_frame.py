@@ -28,7 +28,7 @@ from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
-from tui.load.pool import Pool, collect, start_pool
+from tui.load.pool import Pool, collect, start_walking_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -136,10 +136,12 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     any thread starts, hence before Textual.
 
     And when there is no parse cache at all (a first start, `--no-cache`), every
-    file is to be parsed: the walk is finished now, and with `PROCESS_THRESHOLD`
-    files or more the parse workers for the others are started now too
-    (`tui.load.pool`): they parse while Textual is imported and the first frame
-    drawn, instead of after it.
+    file is to be parsed: with `PROCESS_THRESHOLD` files or more beyond those
+    parsed for the first frame, the parse workers for the others are started
+    now too (`tui.load.pool.start_walking_pool`): they parse while Textual is
+    imported and the first frame drawn, instead of after it, and each walks
+    the folders itself, so that the walk here still stops at the first
+    frame's files.
     """
     with _collector_off():
         problems: list[Problem] = []
@@ -153,10 +155,10 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
     if fork and not known and not (cache.path is not None and journals(cache.path)):
-        with _collector_off():
-            first.later, first.walk = [*first.later, *first.walk], iter(())
+        with _collector_off():  # enough files for the workers? (the walk goes on after the first frame)
+            first.later += islice(files, max(0, PROCESS_THRESHOLD - len(first.later)))
         if len(first.later) >= PROCESS_THRESHOLD:
-            first.pool = start_pool(first.later, cache.path, cache.version_key)
+            first.pool = start_walking_pool(paths, parse, cache.path, cache.version_key)
     return first
 
 
@@ -360,9 +362,13 @@ async def parse_in_background(
 
     if pool is not None:
         try:
-            pooled = set(map(str, pool.paths))
-            others = [path for path in misses if str(path) not in pooled]
-            misses = others + await collect(pool, receive)  # and the files no worker answered for
+            if pool.roots is not None:  # the workers walk: they may answer for any of `misses`
+                pool.known = {str(path): path for path in misses}
+                misses = await collect(pool, receive)  # the files no worker answered for
+            else:
+                pooled = set(map(str, pool.paths))
+                others = [path for path in misses if str(path) not in pooled]
+                misses = others + await collect(pool, receive)  # and the files no worker answered for
         finally:
             pool.stop()
     if misses and (len(misses) < PROCESS_THRESHOLD or workers < 2):

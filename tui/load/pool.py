@@ -9,8 +9,19 @@ once its event loop runs (`collect`). Fresh interpreters, not forks of the
 reader: a fork would carry (and count in its memory) all the reader holds by
 then, and the reader's terminal, for a start-up saved of a few milliseconds.
 
-Tasks: the files are cut into chunks (ranges of the list each worker gets on
-its standard input), and every chunk's number is written to one pipe the
+Which files: with no parse cache at all, the command line has not walked the
+folders (only as far as the first frame's files: a walk of 10,000 files, or of
+folders not in the page cache, would come before the first frame), so each
+worker walks the same tree itself (`start_walking_pool`): the walk is sorted
+and deterministic (`tui.load.discover.walk_names`), and chunk `n` is the
+files at `n * WALK_CHUNK` onwards, but the first frame's. The answers hold
+their files' names, and the reader takes each file once (`collect`): if the
+tree changed while the workers walked it, their chunks may overlap, or miss a
+file, which the reader then parses itself (its own walk, after the first
+frame, says what is there). Otherwise (`start_pool`) the files are given, cut
+into chunks (ranges of the list each worker gets on its standard input).
+
+Tasks: every chunk's number is written to one pipe the
 workers share, 4 bytes each, before any worker starts. A worker reads the next
 number when it has answered the last (a pipe's read of 4 bytes is atomic, and
 every write was 4 bytes): a quicker or less interrupted worker takes more.
@@ -26,9 +37,13 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import signal
 import sys
-from collections.abc import Callable
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
 
@@ -46,17 +61,36 @@ any other program on a busy one.)"""
 PIPE_BYTES = 1 << 20
 """The answers' pipes are made this large (if the system allows), about all a
 worker's answers at 10,000 files: it need not wait for the reader to start."""
+WALK_CHUNK = 48
+"""Files per task when the workers walk: the count is not known, so tasks do
+not shrink towards the end; a worker finishes at most one task after the other."""
+WALK_TOKENS = 16_384
+"""Tasks written for walking workers (64 KB, what any pipe holds): 786,432
+files. A walk longer than that leaves the rest to the reader's own parsing."""
 _TOKEN = 4
 TASKS_FD = 3
 """The tasks' pipe, in a worker."""
 
 
 class Pool:
-    """Worker processes parsing `paths`, cut into `chunks`."""
+    """Worker processes parsing `paths`, cut into `chunks`; or, with `roots`,
+    the entry files under `roots` (but `skip`), each worker walking them."""
 
-    def __init__(self, paths: list[Path], chunks: list[tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        paths: list[Path],
+        chunks: list[tuple[int, int]],
+        roots: list[Path] | None = None,
+        skip: frozenset[str] = frozenset(),
+    ) -> None:
         self.paths = paths
         self.chunks = chunks
+        self.roots = roots
+        self.skip = skip
+        self.tokens = len(chunks)
+        self.known: dict[str, Path] = {}
+        """Walking workers: the reader's own `Path`s by name, to reuse for the
+        files answered (`collect`), and the files it expects answered."""
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
         # To start the workers still to come (`start_later`): their command,
         # the tasks' pipe, the listing for their standard input, how many.
@@ -113,7 +147,30 @@ def start_pool(
     if not paths or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool(paths, chunks_of(len(paths), workers))
-    tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
+    listing = marshal.dumps(("files", [str(path) for path in paths], pool.chunks))
+    return _start(pool, listing, len(pool.chunks), cache_path, version_key, workers, early)
+
+
+def start_walking_pool(
+    roots: list[Path],
+    skip: list[Path],
+    cache_path: Path | None,
+    version_key: str,
+    workers: int = 2,
+    early: int = EARLY,
+) -> Pool | None:
+    """`start_pool` for the entry files under `roots` (as `walk` finds them)
+    but `skip`, which each worker walks itself: nothing is walked here."""
+    if not roots or not hasattr(os, "posix_spawn"):
+        return None
+    pool = Pool([], [], roots=roots, skip=frozenset(map(str, skip)))
+    listing = marshal.dumps(("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK))
+    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early)
+
+
+def _start(
+    pool: Pool, listing: bytes, tasks: int, cache_path: Path | None, version_key: str, workers: int, early: int
+) -> Pool | None:
     try:
         tasks_read, tasks_write = os.pipe()
     except OSError:
@@ -130,17 +187,13 @@ def start_pool(
             os.close(tasks_read)
         tasks_read = moved
     try:
-        _grow(tasks_write, len(tokens))
-        os.set_blocking(tasks_write, False)
-        written = os.write(tasks_write, tokens)
-    except OSError:
-        written = -1
+        written = _write_tokens(tasks_write, tasks, exact=pool.roots is None)
     finally:
         os.close(tasks_write)  # the workers see the end of the tasks once they are taken
-    if written != len(tokens):
+    if written == 0:
         os.close(tasks_read)
         return None
-    listing = marshal.dumps(([str(path) for path in paths], pool.chunks))
+    pool.tokens = written
     argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
@@ -160,6 +213,28 @@ def start_pool(
     else:
         os.close(tasks_read)
     return pool
+
+
+def _write_tokens(fd: int, count: int, exact: bool) -> int:
+    """Write task numbers 0 to `count` - 1 to the tasks' pipe, before any
+    worker reads it; how many were written (0 if not all and `exact`).
+    Blocks of `PIPE_BUF` bytes at most, each written whole or not at all."""
+    tokens = array("I", range(count))
+    if sys.byteorder != "little":  # pragma: no cover - the workers read little-endian
+        tokens.byteswap()
+    data = memoryview(tokens.tobytes())
+    _grow(fd, len(data))
+    step = (select.PIPE_BUF // _TOKEN) * _TOKEN
+    written = 0
+    try:
+        os.set_blocking(fd, False)
+        while written < len(data):
+            written += os.write(fd, data[written : written + step])
+    except OSError:  # full (a pipe smaller than asked for), or broken
+        pass
+    if written < len(data) and exact:
+        return 0
+    return written // _TOKEN
 
 
 def _grow(fd: int, size: int) -> None:
@@ -227,16 +302,49 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     answered on standard output."""
     from tui.load.journal import Journal, parse_files
 
-    names, chunks = marshal.loads(sys.stdin.buffer.read())
+    spec = marshal.loads(sys.stdin.buffer.read())
+    take = _walked(*spec[1:]) if spec[0] == "walk" else _listed(*spec[1:])
     journal = Journal(cache_path, version_key) if cache_path is not None else None
     out = sys.stdout.fileno()
     while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
         chunk = int.from_bytes(token, "little")
-        start, end = chunks[chunk]
-        data = marshal.dumps((chunk, parse_files(names[start:end], journal)))
+        names = take(chunk)
+        if not names:
+            break  # past the end of the walk: so are the tasks still in the pipe
+        data = marshal.dumps((chunk, parse_files(names, journal)))
         view = memoryview(len(data).to_bytes(8, "little") + data)
         while view:
             view = view[os.write(out, view) :]
+
+
+def _listed(names: list[str], chunks: list[tuple[int, int]]) -> Callable[[int], list[str]]:
+    def take(chunk: int) -> list[str]:
+        start, end = chunks[chunk]
+        return names[start:end]
+
+    return take
+
+
+def _walked(roots: list[str], skip: list[str], size: int) -> Callable[[int], list[str]]:
+    """A chunk's files, walked as far as it: the tasks a worker takes come in
+    increasing order, so the walk only goes forward."""
+    from tui.load.discover import walk_names
+
+    left_out = set(skip)
+    files: Iterator[str] = (
+        name for name in walk_names([Path(root) for root in roots], []) if name not in left_out
+    )
+    at = 0
+
+    def take(chunk: int) -> list[str]:
+        nonlocal at
+        start = chunk * size
+        deque(islice(files, max(0, start - at)), maxlen=0)  # other workers' chunks
+        names = list(islice(files, size))
+        at = start + len(names)
+        return names
+
+    return take
 
 
 async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None]) -> list[Path]:
@@ -249,6 +357,7 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     pool.start_later()
     loop = asyncio.get_running_loop()
     answered: set[int] = set()
+    taken: set[str] = set()  # walking workers: the files answered
 
     async def read(pipe: BinaryIO) -> None:
         stream = asyncio.StreamReader(limit=1 << 24)
@@ -260,13 +369,17 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                 except asyncio.IncompleteReadError:
                     return  # the worker is done (or died between two answers)
                 chunk, answer = marshal.loads(await stream.readexactly(int.from_bytes(head, "little")))
-                if not (isinstance(chunk, int) and 0 <= chunk < len(pool.chunks)) or chunk in answered:
+                if not (isinstance(chunk, int) and 0 <= chunk < pool.tokens) or chunk in answered:
                     raise ValueError("not a task of this pool")
-                files = pool.files(chunk)
-                if not _answers(answer, len(files)):
-                    raise ValueError("not an answer to the task")
+                if pool.roots is None:
+                    files = pool.files(chunk)
+                    if not _answers(answer, len(files)):
+                        raise ValueError("not an answer to the task")
+                else:
+                    answer, files = _new_files(answer, pool, taken)
                 answered.add(chunk)
-                receive(answer, files)
+                if files:
+                    receive(answer, files)
         except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
             return  # the worker died mid-answer, or wrote nonsense: `stop` ends it
         finally:
@@ -281,7 +394,38 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
             pipe.close()  # if its transport has not: a worker blocked on a full pipe then ends too
         for pid, _ in workers:
             _end(pid)
+    if pool.roots is not None:
+        return [path for name, path in pool.known.items() if name not in taken]
     return [path for n in range(len(pool.chunks)) if n not in answered for path in pool.files(n)]
+
+
+def _new_files(answer: object, pool: Pool, taken: set[str]) -> tuple[list | tuple, list[Path]]:
+    """A walking worker's answer without the files answered already (by
+    another worker whose walk of a changing tree was not quite the same) or
+    left out, and the `Path`s of those left, the reader's own where it has
+    them. Each file is then taken once, if it was answered at all."""
+    head: tuple = ()
+    if isinstance(answer, tuple) and len(answer) == 3:
+        journal, bodies_at, entries = answer
+        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
+            raise ValueError("not an answer to the task")
+        head = (journal, bodies_at)
+    else:
+        entries = answer
+    if not isinstance(entries, list):
+        raise ValueError("not an answer to the task")
+    kept, files = [], []
+    known = pool.known
+    for entry in entries:
+        if not (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[0], str)):
+            raise ValueError("not an answer to the task")
+        name = entry[0]
+        if name in taken or name in pool.skip:
+            continue
+        taken.add(name)
+        kept.append(entry)
+        files.append(known.get(name) or Path(name))
+    return ((*head, kept) if head else kept), files
 
 
 def _answers(answer: object, files: int) -> bool:
