@@ -53,10 +53,10 @@ from startup import (
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def stat_cpu_s(pid: int) -> float:
-    """utime + stime + cutime + cstime of `pid`: itself and its reaped children."""
+def stat_cpu_s(pid: int) -> tuple[float, float]:
+    """utime + stime of `pid`, and cutime + cstime: its reaped children's."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(fields[n]) for n in (11, 12, 13, 14)) / TICK
+    return (int(fields[11]) + int(fields[12])) / TICK, (int(fields[13]) + int(fields[14])) / TICK
 
 
 def one_run(argv: list[str], cwd: Path, env: dict[str, str], count: int | None) -> dict[str, float]:
@@ -82,7 +82,8 @@ def one_run(argv: list[str], cwd: Path, env: dict[str, str], count: int | None) 
                 for child in _children(pid):
                     kids[child] = _status_kb(child, "VmHWM") or kids.get(child, 0)
         if stream.done:
-            out["cpu"] = stat_cpu_s(pid)
+            own, children = stat_cpu_s(pid)
+            out["cpu"], out["own_cpu"] = own + children, own
             out["rss_mb"] = ((_status_kb(pid, "VmHWM") or 0) + sum(kids.values())) / 1000
         _quit(pid, fd, b"q" if count is not None else b"\x11")
     finally:
@@ -132,21 +133,31 @@ def main() -> int:
                     home = tmp / "caches" / side
                     shutil.rmtree(home, ignore_errors=True)
                     exe = str(sides[side] / ".venv" / "bin" / "prdigest-tui")
-                    argv = [exe, "--lang", "en", "--no-watch", "--state", str(tmp / "state.json"), str(folder)]
+                    argv = [
+                        exe,
+                        "--lang",
+                        "en",
+                        "--no-watch",
+                        "--state",
+                        str(tmp / "state.json"),
+                        str(folder),
+                    ]
                     if args.cold:
                         drop_caches()
                     run = one_run(argv, tmp / "empty", {**env, "XDG_CACHE_HOME": str(home)}, counts[name])
                     results.setdefault((side, name), []).append(run)
                     progress(
                         f"round {n + 1} {name} {side}: paint {run['paint']:.3f} s (CPU {run['paint_cpu']:.3f}), "
-                        f"loaded {run['loaded']:.3f} s (CPU {run['cpu']:.2f}), {run['rss_mb']:.0f} MB"
+                        f"loaded {run['loaded']:.3f} s (CPU {run['cpu']:.2f}, reader {run['own_cpu']:.2f}), "
+                        f"{run['rss_mb']:.0f} MB"
                     )
         print(f"A = {sides['A']}\nB = {sides['B']}\n")
         print(
-            "| corpus | runs | bare paint | A paint | B paint | A ÷ bare | B ÷ bare | A paint CPU | B paint CPU "
-            "| A loaded | B loaded | libyaml | A ÷ libyaml | B ÷ libyaml | A CPU | B CPU | A MB | B MB |"
+            "| corpus | runs | bare paint | A paint | B paint | A ÷ bare | B ÷ bare | bare paint CPU | A paint CPU "
+            "| B paint CPU | A ÷ bare (CPU) | B ÷ bare (CPU) | A loaded | B loaded | libyaml | A ÷ libyaml "
+            "| B ÷ libyaml | A CPU | B CPU | A reader CPU | B reader CPU | A MB | B MB |"
         )
-        print("|---|---:|" + "---:|" * 16)
+        print("|---|---:|" + "---:|" * 21)
         for name in corpora:
 
             def med(who: str, key: str, name=name) -> float:
@@ -161,9 +172,11 @@ def main() -> int:
             print(
                 f"| {name} | {args.rounds} | {med('bare', 'paint'):.3f} | {med('A', 'paint'):.3f} "
                 f"| {med('B', 'paint'):.3f} | {over('A', 'bare', 'paint'):.2f}× | {over('B', 'bare', 'paint'):.2f}× "
-                f"| {med('A', 'paint_cpu'):.3f} | {med('B', 'paint_cpu'):.3f} "
+                f"| {med('bare', 'paint_cpu'):.3f} | {med('A', 'paint_cpu'):.3f} | {med('B', 'paint_cpu'):.3f} "
+                f"| {over('A', 'bare', 'paint_cpu'):.2f}× | {over('B', 'bare', 'paint_cpu'):.2f}× "
                 f"| {med('A', 'loaded'):.3f} | {med('B', 'loaded'):.3f} | {floor:.3f} | {ly('A'):.2f}× | {ly('B'):.2f}× "
-                f"| {med('A', 'cpu'):.2f} | {med('B', 'cpu'):.2f} | {med('A', 'rss_mb'):.0f} | {med('B', 'rss_mb'):.0f} |"
+                f"| {med('A', 'cpu'):.2f} | {med('B', 'cpu'):.2f} | {med('A', 'own_cpu'):.2f} | {med('B', 'own_cpu'):.2f} "
+                f"| {med('A', 'rss_mb'):.0f} | {med('B', 'rss_mb'):.0f} |"
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -114,7 +114,9 @@ class FirstPart:
         with _collector_off():
             rest = [*self.later, *self.walk]
             self.later, self.walk = [], iter(())
-            self.cache.load_rest()
+            # Journals made since the plan are the pool's (it starts only when
+            # there are none): its answers bring those files, each once.
+            self.cache.load_rest(journals_too=self.pool is None)
         problems = self.problems[self._shown_problems :]
         self._shown_problems = len(self.problems)
         return rest, problems

@@ -169,7 +169,13 @@ def start_walking_pool(
 
 
 def _start(
-    pool: Pool, listing: bytes, tasks: int, cache_path: Path | None, version_key: str, workers: int, early: int
+    pool: Pool,
+    listing: bytes,
+    tasks: int,
+    cache_path: Path | None,
+    version_key: str,
+    workers: int,
+    early: int,
 ) -> Pool | None:
     try:
         tasks_read, tasks_write = os.pipe()
