@@ -111,6 +111,8 @@ class FirstPart:
         """Every file the first frame did not show (for `from_cache`, then
         parsing), and the problems `shown` did not return: the rest of the
         walk, with the rest of the cache's index read meanwhile."""
+        if self.pool is not None:
+            self.pool.start_later()  # the other workers: the reader has drawn, they need not wait for its walk
         with _collector_off():
             rest = [*self.later, *self.walk]
             self.later, self.walk = [], iter(())
