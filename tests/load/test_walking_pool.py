@@ -217,3 +217,40 @@ async def test_the_watcher_sees_changes_made_while_the_workers_load(tmp_path: Pa
                 break
             assert time.monotonic() < deadline, f"{len(seen)} files shown, {len(expected)} on disk"
             await pilot.pause(0.1)
+
+
+def test_the_first_worker_parses_the_first_frame_and_no_child_is_forked(tmp_path: Path) -> None:
+    root = folders(tmp_path / "entries", {"a": 120})
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    first = plan_first_part([root], cache, fork=True)
+    assert first.pool is not None and first.child is None
+    assert first.pool.first == first.parse and first.parse
+    shown, _ = first.shown()
+    assert loaded_view(shown) == {str(p): on_disk([p])[str(p)] for p in first.parse}
+    first.pool.stop()
+
+
+@pytest.mark.parametrize("how", ["killed", "late"])
+def test_if_the_first_worker_fails_the_first_frame_is_parsed_here(
+    tmp_path: Path, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed before it answers, or not in time: the reader parses the first
+    frame's files itself, that worker is ended, and what it took is parsed
+    by the reader or the other workers, each file once."""
+    import signal
+
+    from tui.load import first_frame
+
+    root = folders(tmp_path / "entries", {"a": 200, "b": 100})
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    first = plan_first_part([root], cache, fork=True)
+    assert first.pool is not None
+    pid, _ = first.pool.workers[0]
+    if how == "killed":
+        os.kill(pid, signal.SIGKILL)
+    else:
+        monkeypatch.setattr(first_frame, "CHILD_TIMEOUT_S", 0.0)
+    delivered = load_as_the_reader_does(first, cache)
+    assert loaded_view(delivered.got) == on_disk([root])
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # ended and reaped

@@ -98,7 +98,12 @@ class FirstPart:
         one gone since the scan), and the problems the walk found so far."""
         with _collector_off():
             hits: dict[Path, FileUpdate | None] = dict(self.hits)
-            entries = _from_child(self.child) if self.child is not None else None
+            if self.child is not None:
+                entries = _from_child(self.child)
+            elif self.pool is not None:
+                entries = self.pool.first_answer(CHILD_TIMEOUT_S)
+            else:
+                entries = None
             self.child = None
             if entries is None:
                 hits.update(parse_now(self.parse, self.cache))
@@ -145,7 +150,10 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     now too (`tui.load.pool.start_walking_pool`): they parse while Textual is
     imported and the first frame drawn, instead of after it, and each walks
     the folders itself, so that the walk here still stops at the first
-    frame's files.
+    frame's files. The first worker then parses the first frame's files
+    before the others, and no child is forked for them: a fork makes the
+    reader pay for copying the pages it writes while importing Textual, and
+    the child is one more process on two cores (and in the peak memory).
     """
     with _collector_off():
         problems: list[Problem] = []
@@ -156,13 +164,13 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
         hits, misses = _from_cache(now, cache)
         parse, later = _within(misses, SYNC_BYTES)
     first = FirstPart(cache, hits, parse, later, problems, files)
-    if fork and parse and hasattr(os, "fork"):
-        first.child = _fork_parser(parse, cache.journal())
     if fork and not known and not (cache.path is not None and journals(cache.path)):
         with _collector_off():  # enough files for the workers? (the walk goes on after the first frame)
             first.later += islice(files, max(0, PROCESS_THRESHOLD - len(first.later)))
         if len(first.later) >= PROCESS_THRESHOLD:
             first.pool = start_walking_pool(paths, parse, cache.path, cache.version_key)
+    if fork and parse and first.pool is None and hasattr(os, "fork"):
+        first.child = _fork_parser(parse, cache.journal())
     return first
 
 

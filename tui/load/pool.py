@@ -40,10 +40,9 @@ import os
 import select
 import signal
 import sys
+import time
 from array import array
-from collections import deque
-from collections.abc import Callable, Iterator
-from itertools import islice
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -67,6 +66,8 @@ not shrink towards the end; a worker finishes at most one task after the other."
 WALK_TOKENS = 16_384
 """Tasks written for walking workers (64 KB, what any pipe holds): 786,432
 files. A walk longer than that leaves the rest to the reader's own parsing."""
+FIRST = -1
+"""The task number of the first frame's files, in the first worker's answer."""
 _TOKEN = 4
 TASKS_FD = 3
 """The tasks' pipe, in a worker."""
@@ -91,6 +92,9 @@ class Pool:
         self.known: dict[str, Path] = {}
         """Walking workers: the reader's own `Path`s by name, to reuse for the
         files answered (`collect`), and the files it expects answered."""
+        self.first: list[Path] = []
+        """The first frame's files, parsed first by the first worker
+        (`start_walking_pool`), its answer taken by `first_answer`."""
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
         # To start the workers still to come (`start_later`): their command,
         # the tasks' pipe, the listing for their standard input, how many.
@@ -113,6 +117,39 @@ class Pool:
     def files(self, chunk: int) -> list[Path]:
         start, end = self.chunks[chunk]
         return self.paths[start:end]
+
+    def first_answer(self, timeout: float) -> list | tuple | None:
+        """The first worker's answer for `first` (once): None if there is none,
+        or it is not in by `timeout` seconds, or is nonsense; that worker is
+        then ended (the files it took are left to the reader, see `collect`)."""
+        if not self.first or not self.workers:
+            return None
+        files, self.first = self.first, []
+        pid, fd = self.workers[0]
+        deadline = time.monotonic() + timeout
+
+        def read(size: int) -> bytes:
+            data = b""
+            while len(data) < size:
+                if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    raise TimeoutError
+                got = os.read(fd, size - len(data))
+                if not got:
+                    raise EOFError
+                data += got
+            return data
+
+        try:
+            chunk, answer = marshal.loads(read(int.from_bytes(read(8), "little")))
+            if chunk == FIRST and _answers(answer, len(files)):
+                return answer
+        except (OSError, EOFError, ValueError, TypeError):  # TimeoutError is an OSError
+            pass
+        self.workers.remove((pid, fd))
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        _end(pid)
+        return None
 
     def stop(self) -> None:
         """End the workers that still run (a load that was cancelled) and reap
@@ -153,19 +190,24 @@ def start_pool(
 
 def start_walking_pool(
     roots: list[Path],
-    skip: list[Path],
+    first: list[Path],
     cache_path: Path | None,
     version_key: str,
     workers: int = 2,
     early: int = EARLY,
 ) -> Pool | None:
-    """`start_pool` for the entry files under `roots` (as `walk` finds them)
-    but `skip`, which each worker walks itself: nothing is walked here."""
+    """`start_pool` for the entry files under `roots` (as `walk` finds them),
+    which each worker walks itself: nothing is walked here. The first frame's
+    files (`first`) are left out of the walk: the first worker parses them
+    before any task, and the reader takes that answer (`Pool.first_answer`),
+    where it would otherwise fork a parser of its own for them."""
     if not roots or not hasattr(os, "posix_spawn"):
         return None
-    pool = Pool([], [], roots=roots, skip=frozenset(map(str, skip)))
-    listing = marshal.dumps(("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK))
-    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early)
+    pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
+    pool.first = list(first)
+    walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
+    listing, later = marshal.dumps((*walk, [str(path) for path in first])), marshal.dumps((*walk, []))
+    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early, later)
 
 
 def _start(
@@ -176,7 +218,10 @@ def _start(
     version_key: str,
     workers: int,
     early: int,
+    later_listing: bytes | None = None,
 ) -> Pool | None:
+    """The workers, `early` of them now, the first given `listing` (and the
+    others `later_listing`, if any), and their tasks' pipe."""
     try:
         tasks_read, tasks_write = os.pipe()
     except OSError:
@@ -203,9 +248,10 @@ def _start(
     argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
+    others = listing if later_listing is None else later_listing
     try:
         for _ in range(min(early, workers)):
-            started = _spawn_worker(argv, tasks_read, listing)
+            started = _spawn_worker(argv, tasks_read, others if pool.workers else listing)
             if started is not None:
                 pool.workers.append(started)
     except BaseException:
@@ -215,7 +261,7 @@ def _start(
         os.close(tasks_read)
         return None
     if workers > early:
-        pool._later = (argv, tasks_read, listing, workers - early)
+        pool._later = (argv, tasks_read, others, workers - early)
     else:
         os.close(tasks_read)
     return pool
@@ -307,50 +353,27 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     and chunks from standard input, then tasks until there are none, each
     answered on standard output."""
     from tui.load.journal import Journal, parse_files
+    from tui.load.pool_files import listed, walked
 
     spec = marshal.loads(sys.stdin.buffer.read())
-    take = _walked(*spec[1:]) if spec[0] == "walk" else _listed(*spec[1:])
+    take = walked(*spec[1:4]) if spec[0] == "walk" else listed(*spec[1:])
     journal = Journal(cache_path, version_key) if cache_path is not None else None
     out = sys.stdout.fileno()
-    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
-        chunk = int.from_bytes(token, "little")
-        names = take(chunk)
-        if not names:
-            break  # past the end of the walk: so are the tasks still in the pipe
+
+    def answer(chunk: int, names: list[str]) -> None:
         data = marshal.dumps((chunk, parse_files(names, journal)))
         view = memoryview(len(data).to_bytes(8, "little") + data)
         while view:
             view = view[os.write(out, view) :]
 
-
-def _listed(names: list[str], chunks: list[tuple[int, int]]) -> Callable[[int], list[str]]:
-    def take(chunk: int) -> list[str]:
-        start, end = chunks[chunk]
-        return names[start:end]
-
-    return take
-
-
-def _walked(roots: list[str], skip: list[str], size: int) -> Callable[[int], list[str]]:
-    """A chunk's files, walked as far as it: the tasks a worker takes come in
-    increasing order, so the walk only goes forward."""
-    from tui.load.discover import walk_names
-
-    left_out = set(skip)
-    files: Iterator[str] = (
-        name for name in walk_names([Path(root) for root in roots], []) if name not in left_out
-    )
-    at = 0
-
-    def take(chunk: int) -> list[str]:
-        nonlocal at
-        start = chunk * size
-        deque(islice(files, max(0, start - at)), maxlen=0)  # other workers' chunks
-        names = list(islice(files, size))
-        at = start + len(names)
-        return names
-
-    return take
+    if spec[0] == "walk" and spec[4]:
+        answer(FIRST, spec[4])  # the first frame's files, before any task
+    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
+        chunk = int.from_bytes(token, "little")
+        names = take(chunk)
+        if not names:
+            break  # past the end of the walk: so are the tasks still in the pipe
+        answer(chunk, names)
 
 
 async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None]) -> list[Path]:
@@ -359,6 +382,8 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     nonsense), to be parsed elsewhere. The workers are reaped, or ended if this
     is cancelled."""
     import asyncio  # here: not in the workers, which import this module too
+
+    from tui.load.pool_files import new_files
 
     pool.start_later()
     loop = asyncio.get_running_loop()
@@ -375,6 +400,12 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                 except asyncio.IncompleteReadError:
                     return  # the worker is done (or died between two answers)
                 chunk, answer = marshal.loads(await stream.readexactly(int.from_bytes(head, "little")))
+                if chunk == FIRST and pool.first:  # the first frame's, not taken by `first_answer`
+                    files, pool.first = pool.first, []
+                    if not _answers(answer, len(files)):
+                        raise ValueError("not an answer to the task")
+                    receive(answer, files)
+                    continue
                 if not (isinstance(chunk, int) and 0 <= chunk < pool.tokens) or chunk in answered:
                     raise ValueError("not a task of this pool")
                 if pool.roots is None:
@@ -382,7 +413,7 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                     if not _answers(answer, len(files)):
                         raise ValueError("not an answer to the task")
                 else:
-                    answer, files = _new_files(answer, pool, taken)
+                    answer, files = new_files(answer, pool.known, pool.skip, taken)
                 answered.add(chunk)
                 if files:
                     receive(answer, files)
@@ -403,35 +434,6 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     if pool.roots is not None:
         return [path for name, path in pool.known.items() if name not in taken]
     return [path for n in range(len(pool.chunks)) if n not in answered for path in pool.files(n)]
-
-
-def _new_files(answer: object, pool: Pool, taken: set[str]) -> tuple[list | tuple, list[Path]]:
-    """A walking worker's answer without the files answered already (by
-    another worker whose walk of a changing tree was not quite the same) or
-    left out, and the `Path`s of those left, the reader's own where it has
-    them. Each file is then taken once, if it was answered at all."""
-    head: tuple = ()
-    if isinstance(answer, tuple) and len(answer) == 3:
-        journal, bodies_at, entries = answer
-        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
-            raise ValueError("not an answer to the task")
-        head = (journal, bodies_at)
-    else:
-        entries = answer
-    if not isinstance(entries, list):
-        raise ValueError("not an answer to the task")
-    kept, files = [], []
-    known = pool.known
-    for entry in entries:
-        if not (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[0], str)):
-            raise ValueError("not an answer to the task")
-        name = entry[0]
-        if name in taken or name in pool.skip:
-            continue
-        taken.add(name)
-        kept.append(entry)
-        files.append(known.get(name) or Path(name))
-    return ((*head, kept) if head else kept), files
 
 
 def _answers(answer: object, files: int) -> bool:
