@@ -16,12 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Generator, Iterable
 from pathlib import Path
 
-from tui.core.model import FileUpdate
+from tui.core.model import FileUpdate, Library
+from tui.load import snapshot
 from tui.load.cache_format import (
     OpenFile,
+    Placed,
     Source,
     Stamp,
     decode_entry,
@@ -49,7 +51,7 @@ class ParseCache:
         ] = {}  # journals read or written to since `load`: folded in at save
         self.dirty = False
         self._main: OpenFile | None = None
-        self._unread: Iterator[set[str]] | None = None  # the main file's records `load` left unread
+        self._unread: Generator[set[str], None, None] | None = None  # the main file's records `load` left unread
         self._first: list[str] = []  # the names saved first (`put_first`)
         self._misplaced = False  # they were not all in the first record
         self._saving = allocate_lock()
@@ -99,7 +101,7 @@ class ParseCache:
             if file is not None:
                 self._journals[str(journal)] = file
 
-    def _records(self) -> Iterator[set[str]]:
+    def _records(self) -> Generator[set[str], None, None]:
         """Read the main file's records one by one, each yielding the names it held."""
         opened = open_regular(self.path) if self.path is not None else None
         if opened is None:
@@ -145,6 +147,34 @@ class ParseCache:
             file.close()
             return None
         return file
+
+    def snapshot(self) -> snapshot.Snapshot | None:
+        """The library's snapshot at the end of the main file (`tui.load.snapshot`),
+        if the last save made one and nothing was parsed since (no journal)."""
+        main = self._main
+        if main is None or main.fd is None or self._journals or self.path is None or journals(self.path):
+            return None
+        try:
+            size = os.fstat(main.fd).st_size
+        except OSError:
+            return None
+        return snapshot.read(main.fd, size, self.version_key)
+
+    def take(self, made: snapshot.Snapshot) -> Library | None:
+        """The library `made` holds (the caller checked that its files are
+        those on disk: `Snapshot.matches`), its files' entries now the
+        cache's (`stamp_of`, the next save), and the rest of the index left
+        unread; None if it does not hold together."""
+        main = self._main
+        built = made.library(main) if main is not None else None
+        if built is None:
+            return None
+        library, entries = built
+        if self._unread is not None:
+            self._unread.close()  # the main file stays open: the bodies are read from it
+            self._unread = None
+        self._raw, self._fresh, self._on_disk = {}, entries, set(entries)
+        return library
 
     def put_first(self, paths: Iterable[Path]) -> None:
         """Save these files first, in a record of their own: the first frame's,
@@ -264,7 +294,12 @@ class ParseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Record by record: a save holds one record's blocks at a time, not
             # all of them.
-            write_atomic(self.path, saved_records(entries, self.version_key, saved, first=len(first)))
+            placed = Placed()
+            write_atomic(
+                self.path,
+                saved_records(entries, self.version_key, saved, first=len(first), placed=placed),
+                snapshot.snapshot_part(fresh, placed, self.version_key),  # once the records are written
+            )
         except OSError:
             return
         self._on_disk = saved

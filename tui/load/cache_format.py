@@ -259,16 +259,22 @@ def open_regular(path: Path) -> tuple[int, int] | None:
 
 
 def saved_records(
-    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
+    entries: list[tuple[str, tuple]],
+    version_key: str,
+    saved: set[str],
+    first: int = 0,
+    placed: Placed | None = None,
 ) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
     compressed blocks, the first `first` entries in a record of their own (the
     first frame's: a start reads its index alone before drawing); the names of
     the files saved are added to `saved`. Each entry is (stamp, reviews,
-    problems)."""
+    problems). `placed`: filled with where each file's bodies went (for
+    `tui.load.snapshot`)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
+    placed = placed if placed is not None else Placed()
     for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
@@ -293,16 +299,33 @@ def saved_records(
             for r, (s, e) in zip(reviews, starts, strict=True)
         )
         index[name] = (current, packed, problems)
+        placed.files[name] = (len(placed.records), packed)
         blocks.append(block)
         offset += length
         if offset >= RECORD_BYTES or n >= first > 0:
             first = 0
-            yield from _record(index, blocks, offset, version_key)
+            yield from placed.wrote(_record(index, blocks, offset, version_key))
             saved.update(index)
             index, blocks, offset = {}, [], 0
     if index or not saved:
-        yield from _record(index, blocks, offset, version_key)
+        yield from placed.wrote(_record(index, blocks, offset, version_key))
         saved.update(index)
+
+
+class Placed:
+    """Where a save put each file's reviews: the record (by number) and the
+    index's tuples; and where each record's bodies start in the file."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[int, tuple]] = {}
+        self.records: list[int] = []  # each record's bodies_at
+        self.size = 0  # bytes written so far
+
+    def wrote(self, parts: list[bytes]) -> list[bytes]:
+        """A record's parts (`_record`), on their way to the file."""
+        self.records.append(self.size + len(parts[0]) + len(parts[1]))
+        self.size += sum(map(len, parts))
+        return parts
 
 
 def _record(index: dict, blocks: list[bytes], length: int, version_key: str) -> list[bytes]:

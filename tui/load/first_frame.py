@@ -92,6 +92,7 @@ class FirstPart:
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
         self.pool: Pool | None = None  # workers parsing the other files, on a start with no cache
         self._shown_problems = 0
+        self.library: Library | None = None  # every file, from the cache's snapshot (`rest`)
 
     def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
         """The first frame's files (the child's parses, or parsed here; None for
@@ -110,14 +111,37 @@ class FirstPart:
     def rest(self) -> tuple[list[Path], list[Problem]]:
         """Every file the first frame did not show (for `from_cache`, then
         parsing), and the problems `shown` did not return: the rest of the
-        walk, with the rest of the cache's index read meanwhile."""
+        walk, with the rest of the cache's index read meanwhile.
+
+        Or, when the cache's snapshot (`tui.load.snapshot`) has every file
+        found, as it is on disk: the whole library (`library`), built from
+        it, and every problem of the walk but those about its files (the
+        library replaces the first frame's, problems and all); the files are
+        then the library's, and the index is left unread."""
         with _collector_off():
             rest = [*self.later, *self.walk]
             self.later, self.walk = [], iter(())
-            self.cache.load_rest()
+            self.library = self._whole(rest)
+            if self.library is None:
+                self.cache.load_rest()
+        if self.library is not None:
+            files = self.library.files
+            return rest, [problem for problem in self.problems if problem.location.path not in files]
         problems = self.problems[self._shown_problems :]
         self._shown_problems = len(self.problems)
         return rest, problems
+
+    def _whole(self, rest: list[Path]) -> Library | None:
+        made = self.cache.snapshot()
+        if made is None:
+            return None
+        shown = [*self.hits, *self.parse]
+        names = [*map(str, shown), *map(str, rest)]
+        if len(names) != len(made.names) or set(names) != set(made.names):
+            return None  # a file added or removed: no need to stat them all
+        current = {str(path): self.cache.stamp_of(path) for path in shown}
+        current.update(zip(names[len(shown) :], map(stamp, rest)))
+        return self.cache.take(made) if made.matches(current) else None
 
 
 def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:

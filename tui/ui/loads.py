@@ -79,8 +79,13 @@ class Loads:
         try:
             # The folders' other files, with the rest of the cache's index.
             rest, problems = first.rest() if first is not None else ([], [])
-            cached, misses = from_cache(rest, self.cache)
-            if cached or problems:
+            whole = first.library if first is not None else None
+            if whole is not None:  # every file as the last save left it: the cache's snapshot
+                cached, misses = {}, []
+                reader.deliver_library(whole, problems)
+            else:
+                cached, misses = from_cache(rest, self.cache)
+            if cached or (problems and whole is None):
                 reader.deliver(cached, problems)
             if misses:
                 reader.load_progress = (0, len(misses))
