@@ -160,6 +160,17 @@ class ParseCache:
             return None
         return snapshot.read(main.fd, size, self.version_key)
 
+    def snapshot_saved(self) -> bool:
+        """Does the main file end with a snapshot (not read, nor checked)?"""
+        main = self._main
+        if main is None or main.fd is None:
+            return False
+        try:
+            size = os.fstat(main.fd).st_size
+            return size >= snapshot.TRAILER and os.pread(main.fd, len(snapshot.MAGIC), size - snapshot.TRAILER) == snapshot.MAGIC
+        except OSError:
+            return False
+
     def take(self, made: snapshot.Snapshot) -> Library | None:
         """The library `made` holds (the caller checked that its files are
         those on disk: `Snapshot.matches`), its files' entries now the

@@ -78,7 +78,7 @@ class Loads:
         pool = first.pool if first is not None else None  # parsing since the command line
         try:
             # The folders' other files, with the rest of the cache's index.
-            rest, problems = first.rest() if first is not None else ([], [])
+            rest, problems = first.rest(whole=True) if first is not None else ([], [])
             whole = first.library if first is not None else None
             if whole is not None:  # every file as the last save left it: the cache's snapshot
                 cached, misses = {}, []
