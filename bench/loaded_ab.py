@@ -31,10 +31,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from first_paint_ab import cpu_s
 from make_corpus import generate
-from startup import BENCH, Stream, _quit, _read, _spawn, app_checkpoints, cache_filled, child_env, median, progress, run_in_pty
+from startup import (
+    BENCH,
+    Stream,
+    _quit,
+    _read,
+    _spawn,
+    app_checkpoints,
+    cache_filled,
+    child_env,
+    median,
+    progress,
+    run_in_pty,
+)
 
 
-def timed(argv: list[str], cwd: Path, env: dict[str, str], checkpoints: dict, quit_key: bytes) -> dict[str, float]:
+def timed(
+    argv: list[str], cwd: Path, env: dict[str, str], checkpoints: dict, quit_key: bytes
+) -> dict[str, float]:
     """Wall seconds from the spawn to each checkpoint, and CPU seconds at the last one."""
     stream = Stream(checkpoints, {})
     started = time.perf_counter()

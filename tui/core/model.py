@@ -449,7 +449,7 @@ class Library:
         start of 100,000 reviews would otherwise index them all again."""
         library = cls(files=files, problems=problems)
         library.reviews, library.tags, library.duplicates, library.repos = reviews, tags, duplicates, repos
-        library.by_key = dict(zip(map(_key, reviews), reviews))
+        library.by_key = dict(zip(map(_key, reviews), reviews, strict=True))
         return library
 
     def adopt(self, other: Library) -> None:

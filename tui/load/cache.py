@@ -20,7 +20,6 @@ from collections.abc import Collection, Generator, Iterable
 from pathlib import Path
 
 from tui.core.model import FileUpdate, Library
-from tui.load import snapshot
 from tui.load.cache_format import (
     OpenFile,
     Placed,
@@ -32,6 +31,7 @@ from tui.load.cache_format import (
     saved_records,
 )
 from tui.load.journal import Journal, journals
+from tui.load.snapshot import MAGIC, TRAILER, Snapshot, read_snapshot, snapshot_part
 from tui.store.atomic import remove_stale_temps, write_atomic
 
 
@@ -51,10 +51,13 @@ class ParseCache:
         ] = {}  # journals read or written to since `load`: folded in at save
         self.dirty = False
         self._main: OpenFile | None = None
-        self._unread: Generator[set[str], None, None] | None = None  # the main file's records `load` left unread
+        self._unread: Generator[set[str], None, None] | None = (
+            None  # the main file's records `load` left unread
+        )
         self._first: list[str] = []  # the names saved first (`put_first`)
         self._misplaced = False  # they were not all in the first record
         self._saving = allocate_lock()
+        self._snapshot_wanted = False  # a start asked for the snapshot and did not get it: save a new one
 
     def load(self, first: Collection[str] | None = None) -> bool:
         """Read the indexes of the cache file and its journals; False (and an
@@ -148,9 +151,10 @@ class ParseCache:
             return None
         return file
 
-    def snapshot(self) -> snapshot.Snapshot | None:
+    def snapshot(self) -> Snapshot | None:
         """The library's snapshot at the end of the main file (`tui.load.snapshot`),
         if the last save made one and nothing was parsed since (no journal)."""
+        self._snapshot_wanted = True  # until `take` takes it
         main = self._main
         if main is None or main.fd is None or self._journals or self.path is None or journals(self.path):
             return None
@@ -158,7 +162,7 @@ class ParseCache:
             size = os.fstat(main.fd).st_size
         except OSError:
             return None
-        return snapshot.read(main.fd, size, self.version_key)
+        return read_snapshot(main.fd, size, self.version_key)
 
     def snapshot_saved(self) -> bool:
         """Does the main file end with a snapshot (not read, nor checked)?"""
@@ -167,11 +171,11 @@ class ParseCache:
             return False
         try:
             size = os.fstat(main.fd).st_size
-            return size >= snapshot.TRAILER and os.pread(main.fd, len(snapshot.MAGIC), size - snapshot.TRAILER) == snapshot.MAGIC
+            return size >= TRAILER and os.pread(main.fd, len(MAGIC), size - TRAILER) == MAGIC
         except OSError:
             return False
 
-    def take(self, made: snapshot.Snapshot) -> Library | None:
+    def take(self, made: Snapshot) -> Library | None:
         """The library `made` holds (the caller checked that its files are
         those on disk: `Snapshot.matches`), its files' entries now the
         cache's (`stamp_of`, the next save), and the rest of the index left
@@ -185,6 +189,7 @@ class ParseCache:
             self._unread.close()  # the main file stays open: the bodies are read from it
             self._unread = None
         self._raw, self._fresh, self._on_disk = {}, entries, set(entries)
+        self._snapshot_wanted = False
         return library
 
     def put_first(self, paths: Iterable[Path]) -> None:
@@ -291,7 +296,7 @@ class ParseCache:
         # A save killed half way (SIGTERM, kill -9) leaves a temp file as big as
         # the cache; this one runs after every start's load, dirty or not.
         remove_stale_temps(self.path)
-        if set(self._fresh) != self._on_disk or self._journals or self._misplaced:
+        if set(self._fresh) != self._on_disk or self._journals or self._misplaced or self._snapshot_wanted:
             self.dirty = True
         if not self.dirty:
             return
@@ -309,12 +314,12 @@ class ParseCache:
             write_atomic(
                 self.path,
                 saved_records(entries, self.version_key, saved, first=len(first), placed=placed),
-                snapshot.snapshot_part(fresh, placed, self.version_key),  # once the records are written
+                snapshot_part(fresh, placed, self.version_key),  # once the records are written
             )
         except OSError:
             return
         self._on_disk = saved
-        self.dirty = self._misplaced = False
+        self.dirty = self._misplaced = self._snapshot_wanted = False
         for name in folded:  # in the main file now; reviews still read from the open files
             with contextlib.suppress(OSError):
                 os.unlink(name)

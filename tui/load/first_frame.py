@@ -139,7 +139,9 @@ class FirstPart:
         self._shown_problems = len(self.problems)
         return rest, problems
 
-    def _whole(self, rest: list[str], stamps: list[Stamp | None] | None, paths: list[Path] | None = None) -> Library | None:
+    def _whole(
+        self, rest: list[str], stamps: list[Stamp | None] | None, paths: list[Path] | None = None
+    ) -> Library | None:
         """The library from the cache's snapshot, if it has these files (the
         first frame's and `rest`), all with these stamps (`stamps`, else stated
         now, from `paths`)."""
@@ -153,7 +155,7 @@ class FirstPart:
         if len(names) != len(made.names) or set(names) != set(made.names):
             return None  # a file added or removed: no need to stat them all
         current = {str(path): self.cache.stamp_of(path) for path in shown}
-        current.update(zip(rest, stamps if stamps is not None else map(stamp, paths or ())))
+        current.update(zip(rest, stamps if stamps is not None else map(stamp, paths or ()), strict=True))
         return self.cache.take(made) if made.matches(current) else None
 
     def _walked(self) -> tuple[list[str], list[Stamp | None]] | None:

@@ -57,7 +57,9 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
             where[id(review)] = len(keys)
             keys.append(review.key)
         rows.extend(placed.files[name][1])
-    columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in range(COLUMNS - 1)]
+    columns = (
+        [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in range(COLUMNS - 1)]
+    )
     # Tags as positions in a table of the tag tuples: fewer objects to read, and shared.
     table: dict[tuple, int] = {}
     columns[3] = [table.setdefault(tags, len(table)) for tags in columns[3]]
@@ -119,7 +121,9 @@ class Snapshot:
 
     def matches(self, current: dict[str, Stamp | None]) -> bool:
         """Are these files, with these stamps, the snapshot's files?"""
-        return len(current) == len(self.names) and dict(zip(self.names, self.stamps)) == current
+        if len(current) != len(self.names) or len(self.stamps) != len(self.names):
+            return False
+        return dict(zip(self.names, self.stamps, strict=True)) == current
 
     def library(self, file: OpenFile) -> tuple[Library, dict[str, tuple]] | None:
         """The library, and the cache's entries (name -> (stamp, reviews,
@@ -133,22 +137,52 @@ class Snapshot:
         # Per review, only the `Review` is made in Python; its location and body
         # (tuples) are made by `map`, ten times quicker.
         counts = self.counts
-        if sum(counts) != len(self.columns[0]) or any(len(column) != len(counts) for column in self._per_file()):
-            raise ValueError("columns of other lengths")
-        titles, repos, verdicts, tag_sets, lines, columns, prs, checks, offsets, lengths, starts, ends, keys = (
-            self.columns
-        )
+        if any(
+            len(column) != len(counts) for column in (self.names, self.stamps, self.records, self.problems)
+        ):
+            raise ValueError("files' columns of other lengths")
+        (
+            titles,
+            repos,
+            verdicts,
+            tag_sets,
+            lines,
+            columns,
+            prs,
+            checks,
+            offsets,
+            lengths,
+            starts,
+            ends,
+            keys,
+        ) = self.columns
+        if any(len(column) != len(titles) for column in self.columns) or _whole_numbers(counts) != len(
+            titles
+        ):
+            raise ValueError("reviews' columns of other lengths")
+        for column in (lines, columns, checks, offsets, lengths, starts, ends):
+            _whole_numbers(column)  # as `cache_format._decode_all` checks them, at C speed
         _check_positions(tag_sets, len(self.tag_sets))
         tags = map(self.tag_sets.__getitem__, tag_sets)
         paths = list(map(Path, self.names))
         sources = [Source(file, at, True) for at in self.bodies_at]
         _check_positions(self.records, len(sources))
         each = chain.from_iterable
-        locations = list(map(_new, repeat(Location), zip(each(map(repeat, paths, counts)), lines, columns)))
+        locations = list(
+            map(_new, repeat(Location), zip(each(map(repeat, paths, counts)), lines, columns, strict=True))
+        )
         bodies = map(
             _new,
             repeat(_Body),
-            zip(each(map(repeat, map(sources.__getitem__, self.records), counts)), offsets, lengths, starts, ends, locations),
+            zip(
+                each(map(repeat, map(sources.__getitem__, self.records), counts)),
+                offsets,
+                lengths,
+                starts,
+                ends,
+                locations,
+                strict=True,
+            ),
         )
         new = object.__new__
         everything: list[Review] = []
@@ -163,11 +197,11 @@ class Snapshot:
             append(review)
         ends_at = list(accumulate(counts))
         per_file = list(map(everything.__getitem__, map(slice, [0, *ends_at[:-1]], ends_at)))
-        files = dict(zip(paths, per_file))
-        entries = dict(zip(self.names, zip(self.stamps, per_file, self.problems)))
+        files = dict(zip(paths, per_file, strict=True))
+        entries = dict(zip(self.names, zip(self.stamps, per_file, self.problems, strict=True), strict=True))
         problems = {
             path: [Problem(Location(path, line, column), message) for line, column, message in raw]
-            for path, raw in zip(paths, self.problems)
+            for path, raw in zip(paths, self.problems, strict=True)
             if raw
         }
         at = everything.__getitem__
@@ -183,8 +217,13 @@ class Snapshot:
             raise ValueError("a key listed twice")
         return library, entries
 
-    def _per_file(self) -> list[list]:
-        return [self.names, self.stamps, self.records, self.problems]
+
+def _whole_numbers(column: list) -> int:
+    """Their sum, if they are all whole numbers (`sum` of ints is an int); else TypeError."""
+    total = sum(column)
+    if type(total) is not int:
+        raise TypeError("not whole numbers")
+    return total
 
 
 def _check_positions(positions: list[int], size: int) -> None:
@@ -196,7 +235,7 @@ def _check_positions(positions: list[int], size: int) -> None:
 _new = tuple.__new__
 
 
-def read(fd: int, size: int, version_key: str) -> Snapshot | None:
+def read_snapshot(fd: int, size: int, version_key: str) -> Snapshot | None:
     """The snapshot at the end of an open main file, or None (none, another
     version, damaged)."""
     if size < TRAILER + 8:

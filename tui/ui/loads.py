@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui import runtime
-from tui.core.model import Library
+from tui.core.model import FileUpdate, Library
 from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
@@ -81,7 +81,8 @@ class Loads:
             rest, problems = first.rest(whole=True) if first is not None else ([], [])
             whole = first.library if first is not None else None
             if whole is not None:  # every file as the last save left it: the cache's snapshot
-                cached, misses = {}, []
+                cached: dict[Path, FileUpdate] = {}
+                misses: list[Path] = []
                 reader.deliver_library(whole, problems)
             else:
                 cached, misses = from_cache(rest, self.cache)
