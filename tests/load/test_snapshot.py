@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tui import __version__
 from tui.core.model import Library
 from tui.load import snapshot
 from tui.load.cache import ParseCache
@@ -68,7 +69,7 @@ def reader_start(
     """A start as the reader makes it (`tui.ui.loads`): the first frame's
     library, then the whole library from the snapshot, or the rest from the
     cache and parsed; then the save."""
-    cache = ParseCache(cache_file)
+    cache = ParseCache(cache_file, version_key=__version__)  # the reader's
     first = plan_first_part(paths, cache, fork=fork)
     library = first_library(*first.shown())
     rest, problems = first.rest(whole=True)
@@ -130,13 +131,9 @@ def test_a_warm_start_builds_the_library_from_the_snapshot_as_a_fresh_parse_woul
     assert picture(library) == want
 
 
-def test_the_snapshot_answers_without_the_index_nor_the_files(
-    loaded: tuple[list[Path], Path, list[Path]],
-) -> None:
+def spoil_index_and_files(cache_file: Path, files: list[Path]) -> None:
     """The index records after the first frame's spoilt, and every entry file
     unparseable (same size and mtime): only the snapshot can give the library."""
-    paths, cache_file, files = loaded
-    want = fresh(paths)
     data = bytearray(cache_file.read_bytes())
     first_length = int.from_bytes(data[:HEADER], "little")
     first_doc = marshal.loads(bytes(data[HEADER : HEADER + first_length]))
@@ -147,6 +144,14 @@ def test_the_snapshot_answers_without_the_index_nor_the_files(
         info = path.stat()
         path.write_bytes(b"x" * info.st_size)
         os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_the_snapshot_answers_without_the_index_nor_the_files(
+    loaded: tuple[list[Path], Path, list[Path]],
+) -> None:
+    paths, cache_file, files = loaded
+    want = fresh(paths)
+    spoil_index_and_files(cache_file, files)
     library, first, _ = reader_start(paths, cache_file)
     assert first.library is not None
     assert picture(library) == want
@@ -306,7 +311,7 @@ def test_a_journal_since_the_save_means_the_snapshot_is_not_used(
     """Something parsed since the save (a worker's journal, a reader killed before
     it saved): the files may all match, the snapshot is still not trusted."""
     paths, cache_file, files = loaded
-    journal = ParseCache(cache_file).journal()
+    journal = ParseCache(cache_file, version_key=__version__).journal()
     assert journal is not None
     from tui.load.journal import parse_files
 
@@ -322,7 +327,7 @@ def test_the_rest_without_whole_lists_the_files_as_before(
 ) -> None:
     """`first_part` and `load_library` (status) read the rest from the index, snapshot or not."""
     paths, cache_file, files = loaded
-    cache = ParseCache(cache_file)
+    cache = ParseCache(cache_file, version_key=__version__)
     first = plan_first_part(paths, cache, fork=True)
     hits, _ = first.shown()
     rest, _ = first.rest()
@@ -330,3 +335,50 @@ def test_the_rest_without_whole_lists_the_files_as_before(
     assert sorted([*hits, *rest]) == sorted(path for path in files if path.exists())
     cached, misses = from_cache(rest, cache)
     assert misses == [] and len(cached) == len(rest)
+
+
+def test_the_reader_starts_from_the_snapshot_and_reloads_a_file_edited_after(
+    loaded: tuple[list[Path], Path, list[Path]], tmp_path: Path
+) -> None:
+    """The reader's own start (`tui.ui.loads`), with the cache's index after the
+    first frame's record spoilt and every entry file unparseable (same size and
+    mtime): the library from the snapshot, counted in the sidebar, marks work;
+    then a file edited is reloaded by the watcher, and the next start builds
+    from the snapshot of the files as they are then."""
+    from tui.ui.app import PrDigestApp
+
+    paths, cache_file, files = loaded
+    want = fresh(paths)
+    spoil_index_and_files(cache_file, files)
+    app = PrDigestApp(paths, tmp_path / "state.json", cache_path=cache_file, watch=True)
+    asyncio.run(run_reader(app, files, want))
+    now = picture(app.reader.library)
+    library, first, _ = reader_start(paths, cache_file)
+    assert first.library is not None and picture(library) == now
+
+
+async def run_reader(app, files: list[Path], want: dict) -> None:
+    from tests.app_helpers import settled
+    from tui.core.model import ALL_TAG
+    from tui.ui.widgets.tag_list import TagList
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        assert picture(app.reader.library) == want
+        assert app.loads.cache.stamp_of(files[-1]) == (files[-1].stat().st_size, files[-1].stat().st_mtime_ns)
+        counts = {c.tag: (c.unread, c.total) for c in app.query_one(TagList).counts}
+        assert counts[ALL_TAG] == (len(want["reviews"]), len(want["reviews"]))
+        await pilot.press("r")  # marks the review read
+        await pilot.pause()
+        counts = {c.tag: (c.unread, c.total) for c in app.query_one(TagList).counts}
+        assert counts[ALL_TAG] == (len(want["reviews"]) - 1, len(want["reviews"]))
+        reloads = app.loads.reloads
+        files[-1].write_text(page(len(files) - 1).replace("review", "edited"), encoding="utf-8")
+        for _ in range(250):
+            await pilot.pause(0.02)
+            if app.loads.reloads > reloads:
+                break
+        titles = [r.title for r in app.reader.library.files[files[-1]]]
+        assert titles and all(title.startswith("edited") for title in titles)
+        assert len(app.reader.library.reviews) == len(want["reviews"])
+        app.loads.cache.save()
