@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 
-from tui.core.model import FileUpdate, Library, Location, Problem, Review
+from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache
-from tui.load.cache_format import Stamp, stamp
+from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
 from tui.load.pool import Pool, collect, start_pool
+from tui.load.warm_start import child_walk, fork_walker, whole_library
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -93,7 +94,7 @@ class FirstPart:
         self.pool: Pool | None = None  # workers parsing the other files, on a start with no cache
         self._shown_problems = 0
         self.library: Library | None = None  # every file, from the cache's snapshot (`rest`)
-        self.walker: tuple[int, int] | None = None  # a child walking and stating the rest (`_fork_walker`)
+        self.walker: tuple[int, int] | None = None  # a child walking and stating the rest (`fork_walker`)
         self._walker_problems = 0  # the problems found when it started
 
     def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
@@ -115,20 +116,19 @@ class FirstPart:
         parsing), and the problems `shown` did not return: the rest of the
         walk, with the rest of the cache's index read meanwhile.
 
-        Or, `whole`, when the cache's snapshot (`tui.load.snapshot`) has
-        every file found, as it is on disk: the whole library (`library`),
-        built from it, and every problem of the walk but those about its files (the
-        library replaces the first frame's, problems and all); the files are
-        then the library's, and the index is left unread."""
+        Or, `whole`, when the cache's snapshot has every file found, as it
+        is on disk (`tui.load.warm_start`): the whole library (`library`),
+        no file (the library has them) and every problem of the walk but
+        those about its files (the library replaces the first frame's,
+        problems and all); the index is left unread."""
         with _collector_off():
-            walked = self._walked()
-            if walked is not None:  # the child's walk: names and stamps, Paths only if needed
-                names, stamps = walked
-                self.library = self._whole(names, stamps) if whole else None
-                rest = [] if self.library is not None else [*self.later, *map(Path, names)]
-            else:
-                rest = [*self.later, *self.walk]
-                self.library = self._whole(list(map(str, rest)), None, rest) if whole else None
+            walker, self.walker = self.walker, None
+            walked = child_walk(_from_child(walker), self.problems, self._walker_problems) if walker else None
+            paths = list(self.walk) if walked is None else []
+            if whole and not self.later:  # else a file of the first frame's changed since the save
+                names, stamps = walked or (list(map(str, paths)), None)
+                self.library = whole_library(self.cache, list(self.hits), names, stamps, paths)
+            rest = [] if self.library else [*self.later, *(paths if walked is None else map(Path, walked[0]))]
             self.later, self.walk = [], iter(())
             if self.library is None:
                 self.cache.load_rest()
@@ -138,48 +138,6 @@ class FirstPart:
         problems = self.problems[self._shown_problems :]
         self._shown_problems = len(self.problems)
         return rest, problems
-
-    def _whole(
-        self, rest: list[str], stamps: list[Stamp | None] | None, paths: list[Path] | None = None
-    ) -> Library | None:
-        """The library from the cache's snapshot, if it has these files (the
-        first frame's and `rest`), all with these stamps (`stamps`, else stated
-        now, from `paths`)."""
-        if self.later:
-            return None  # files of the first frame's not parsed yet: changed since the save
-        made = self.cache.snapshot()
-        if made is None:
-            return None
-        shown = list(self.hits)
-        names = [*map(str, shown), *rest]
-        if len(names) != len(made.names) or set(names) != set(made.names):
-            return None  # a file added or removed: no need to stat them all
-        current = {str(path): self.cache.stamp_of(path) for path in shown}
-        current.update(zip(rest, stamps if stamps is not None else map(stamp, paths or ()), strict=True))
-        return self.cache.take(made) if made.matches(current) else None
-
-    def _walked(self) -> tuple[list[str], list[Stamp | None]] | None:
-        """The child's walk of the rest (`_fork_walker`): the files' names and
-        stamps, its problems added to the walk's; None if there is no child or
-        it failed (then the walk is done here)."""
-        if self.walker is None:
-            return None
-        answer, self.walker = _from_child(self.walker), None
-        if not (isinstance(answer, tuple) and len(answer) == 3):
-            return None
-        names, stamps, problems = answer
-        try:
-            found = [
-                Problem(Location(Path(path), line, column), message, severity)
-                for path, line, column, message, severity in problems
-            ]
-        except (TypeError, ValueError):
-            return None
-        if not (isinstance(names, list) and isinstance(stamps, list) and len(names) == len(stamps)):
-            return None
-        del self.problems[self._walker_problems :]
-        self.problems += found
-        return names, stamps
 
 
 def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False) -> FirstPart:
@@ -215,11 +173,9 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
     elif fork and not later and hasattr(os, "fork") and cache.snapshot_saved():
-        # Every file of the first frame as saved: a warm start, which may build
-        # the whole library from the cache's snapshot. The other core walks and
-        # stats the other files meanwhile, the files the snapshot is checked against.
+        # Maybe the whole library from the cache's snapshot: see tui.load.warm_start.
         first._walker_problems = len(problems)
-        first.walker = _fork_walker(files, problems)
+        first.walker = fork_walker(files, problems)
     if fork and not known and not (cache.path is not None and journals(cache.path)):
         with _collector_off():
             first.later, first.walk = [*first.later, *first.walk], iter(())
@@ -253,48 +209,6 @@ def _fork_parser(paths: list[Path], journal: Journal | None = None) -> tuple[int
             os._exit(code)
     os.close(write_end)
     return pid, read_end
-
-
-def _fork_walker(walk: Iterator[Path], problems: list[Problem]) -> tuple[int, int] | None:
-    """A child process that finishes `walk`, stats each file, and writes
-    (names, stamps, the problems the walk adds to `problems`) to a pipe,
-    marshalled; None if it cannot be started."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the child
-        code = 1
-        try:
-            os.close(read_end)
-            known = len(problems)
-            names = list(map(str, walk))
-            found = [
-                (str(p.location.path), p.location.line, p.location.column, p.message, p.severity)
-                for p in problems[known:]
-            ]
-            data = marshal.dumps((names, list(map(_stamp_of_name, names)), found))
-            with os.fdopen(write_end, "wb") as out:
-                out.write(data)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
-
-
-def _stamp_of_name(name: str) -> Stamp | None:
-    try:
-        info = os.stat(name)
-    except (OSError, ValueError):
-        return None
-    return info.st_size, info.st_mtime_ns
 
 
 def _from_child(child: tuple[int, int], timeout: float = CHILD_TIMEOUT_S) -> list | tuple | None:
