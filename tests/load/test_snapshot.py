@@ -221,6 +221,12 @@ def rewrite(cache_file: Path, data: bytes, at: int, doc: tuple) -> None:
     cache_file.write_bytes(data[:at] + body + trailer)
 
 
+def changed(cache_file: Path, **fields: object) -> None:
+    """The snapshot with some of its fields replaced."""
+    data, at, (form, version, key, doc) = snapshot_doc(cache_file)
+    rewrite(cache_file, data, at, (form, version, key, {**doc, **fields}))
+
+
 def spoil_byte(cache_file: Path) -> None:
     data, at, _ = snapshot_doc(cache_file)
     spoilt = bytearray(data)
@@ -244,32 +250,38 @@ def old_version(cache_file: Path) -> None:
 
 
 def out_of_range(cache_file: Path) -> None:
-    data, at, doc = snapshot_doc(cache_file)
-    order = list(doc[10])
-    order[0] = len(order) + 5
-    rewrite(cache_file, data, at, (*doc[:10], order, *doc[11:]))
+    order = snapshot_doc(cache_file)[2][3]["order"]
+    changed(cache_file, order=[len(order) + 5, *order[1:]])
 
 
 def negative(cache_file: Path) -> None:
-    data, at, doc = snapshot_doc(cache_file)
-    rewrite(cache_file, data, at, (*doc[:10], [-1, *doc[10][1:]], *doc[11:]))
+    order = snapshot_doc(cache_file)[2][3]["order"]
+    changed(cache_file, order=[-1, *order[1:]])
 
 
 def miscounted(cache_file: Path) -> None:
-    data, at, doc = snapshot_doc(cache_file)
-    counts = list(doc[5])
-    counts[3] += 1
-    rewrite(cache_file, data, at, (*doc[:5], counts, *doc[6:]))
+    counts = snapshot_doc(cache_file)[2][3]["counts"]
+    changed(cache_file, counts=[*counts[:3], counts[3] + 1, *counts[4:]])
 
 
-def wrong_shape(cache_file: Path) -> None:
-    data, at, doc = snapshot_doc(cache_file)
-    rewrite(cache_file, data, at, doc[:-1])
+def a_field_missing(cache_file: Path) -> None:
+    data, at, (form, version, key, doc) = snapshot_doc(cache_file)
+    del doc["by_tag"]
+    rewrite(cache_file, data, at, (form, version, key, doc))
+
+
+def not_whole_numbers(cache_file: Path) -> None:
+    starts = snapshot_doc(cache_file)[2][3]["starts"]
+    changed(cache_file, starts=[0.5, *starts[1:]])
+
+
+def a_key_twice(cache_file: Path) -> None:
+    keys = snapshot_doc(cache_file)[2][3]["keys"]
+    changed(cache_file, keys=[keys[1], *keys[1:]])
 
 
 def not_a_list(cache_file: Path) -> None:
-    data, at, doc = snapshot_doc(cache_file)
-    rewrite(cache_file, data, at, (*doc[:8], (*doc[8][:3], 7, *doc[8][4:]), *doc[9:]))
+    changed(cache_file, lines=7)
 
 
 @pytest.mark.parametrize(
@@ -282,7 +294,9 @@ def not_a_list(cache_file: Path) -> None:
         out_of_range,
         negative,
         miscounted,
-        wrong_shape,
+        a_field_missing,
+        not_whole_numbers,
+        a_key_twice,
         not_a_list,
     ],
 )

@@ -25,19 +25,49 @@ import os
 import zlib
 from collections.abc import Iterator
 from itertools import accumulate, chain, repeat
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 
 from tui.core.model import Library, Location, Problem, Review
 from tui.load.cache_format import VERSION, OpenFile, Placed, Source, Stamp, _Body
 
 FORMAT = "prdigest-tui/library-snapshot"
-MAGIC = b"PRDSNAP\x01"
+MAGIC = b"PRDSNAP\x02"
 TRAILER = len(MAGIC) + 8 + 8
 """The file's last bytes: `MAGIC`, the snapshot's offset, its adler32."""
-COLUMNS = 13
-"""Per review: title, repo, verdict, tags, line, column, pr, checks, block
-offset, block length, start, end (as the index has them), and its key."""
+
+FILE_FIELDS = ("names", "stamps", "counts", "records", "problems", "block_offsets", "block_lengths")
+"""Per file, in the library's file order: its name, stamp, number of reviews,
+record (of the main file: where its bodies are), problems (as the index has
+them), and its block of bodies in that record."""
+REVIEW_FIELDS = (
+    "titles",
+    "repos",
+    "verdicts",
+    "tags",
+    "lines",
+    "columns",
+    "prs",
+    "checks",
+    "starts",
+    "ends",
+    "keys",
+)
+"""Per review, the files' reviews one file after the other: the list fields
+(repo, verdict and tags as positions in `TABLES`), and its body's place in its
+file's block once inflated."""
+TABLES = ("repo_names", "verdict_names", "tag_sets")
+INDEX_FIELDS = ("order", "by_tag", "duplicates", "repo_list", "bodies_at")
+"""The library's index as positions of reviews: its reading order, each tag's
+reviews (in the library's tag order), its duplicates (with their problem's
+text), its repos; and where each record's bodies start."""
+FIELDS = FILE_FIELDS + REVIEW_FIELDS + TABLES + INDEX_FIELDS
+
+_title, _repo, _verdict, _tags, _pr, _checks, _key = map(
+    attrgetter, ("title", "repo", "verdict", "tags", "pr", "checks", "key")
+)
+_line, _column = attrgetter("location.line"), attrgetter("location.column")
+_start, _end = itemgetter(10), itemgetter(11)
 
 
 def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -> Iterator[bytes]:
@@ -47,22 +77,11 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
     saved = [name for name in entries if name in placed.files]
     paths = {Path(name): name for name in saved}
     library = Library.build({path: entries[name][1] for path, name in paths.items()})
-    ordered = [paths[path] for path in _in_order(library)]
-    rows: list[tuple] = []
-    keys: list[str] = []
-    where: dict[int, int] = {}  # id(review) -> its row
-    for name in ordered:
-        reviews = entries[name][1]
-        for review in reviews:
-            where[id(review)] = len(keys)
-            keys.append(review.key)
-        rows.extend(placed.files[name][1])
-    columns = (
-        [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in range(COLUMNS - 1)]
-    )
-    # Tags as positions in a table of the tag tuples: fewer objects to read, and shared.
-    table: dict[tuple, int] = {}
-    columns[3] = [table.setdefault(tags, len(table)) for tags in columns[3]]
+    names = [paths[path] for path in sorted(library.files, key=attrgetter("parts"))]
+    everything = list(chain.from_iterable(entries[name][1] for name in names))
+    rows = list(chain.from_iterable(placed.files[name][1] for name in names))  # the index's tuples
+    where = dict(zip(map(id, everything), range(len(everything)), strict=True))  # id(review) -> its row
+    at = where.__getitem__
     duplicates = []
     for problem in library.duplicates:
         location = problem.location
@@ -70,60 +89,59 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
             if review.location == location:
                 duplicates.append((where[id(review)], problem.message))
                 break
-    doc = (
-        FORMAT,
-        VERSION,
-        version_key,
-        ordered,
-        [entries[name][0] for name in ordered],
-        [len(entries[name][1]) for name in ordered],
-        [placed.files[name][0] for name in ordered],
-        [entries[name][2] for name in ordered],
-        (*columns, keys),
-        list(table),
-        [where[id(review)] for review in library.reviews],
-        [(tag, [where[id(review)] for review in reviews]) for tag, reviews in library.tags.items()],
-        duplicates,
-        library.repos,
-        placed.records,
-    )
-    data = marshal.dumps(doc)
-    at = placed.size + 8
+    tables = {}
+    fields = {"titles": list(map(_title, everything)), "keys": list(map(_key, everything))}
+    for field, table, get in (
+        ("repos", "repo_names", _repo),
+        ("verdicts", "verdict_names", _verdict),
+        ("tags", "tag_sets", _tags),
+    ):
+        values = list(map(get, everything))
+        unique = list(dict.fromkeys(values))
+        tables[table] = unique
+        fields[field] = list(map({value: n for n, value in enumerate(unique)}.__getitem__, values))
+    blocks = [placed.files[name][1][0][8:10] if placed.files[name][1] else (0, 0) for name in names]
+    doc = {
+        "names": names,
+        "stamps": [entries[name][0] for name in names],
+        "counts": [len(entries[name][1]) for name in names],
+        "records": [placed.files[name][0] for name in names],
+        "problems": [entries[name][2] for name in names],
+        "block_offsets": [offset for offset, _ in blocks],
+        "block_lengths": [length for _, length in blocks],
+        **fields,
+        "lines": list(map(_line, everything)),
+        "columns": list(map(_column, everything)),
+        "prs": list(map(_pr, everything)),
+        "checks": list(map(_checks, everything)),
+        "starts": list(map(_start, rows)),
+        "ends": list(map(_end, rows)),
+        **tables,
+        "order": list(map(at, map(id, library.reviews))),
+        "by_tag": [(tag, list(map(at, map(id, reviews)))) for tag, reviews in library.tags.items()],
+        "duplicates": duplicates,
+        "repo_list": library.repos,
+        "bodies_at": placed.records,
+    }
+    data = marshal.dumps((FORMAT, VERSION, version_key, doc))
+    start = placed.size + 8
     yield bytes(8)
     yield data
-    yield MAGIC + at.to_bytes(8, "little") + zlib.adler32(data).to_bytes(8, "little")
-
-
-def _in_order(library: Library) -> list[Path]:
-    """The library's files in the order its index walks them."""
-    return sorted(library.files, key=attrgetter("parts"))
+    yield MAGIC + start.to_bytes(8, "little") + zlib.adler32(data).to_bytes(8, "little")
 
 
 class Snapshot:
     """A snapshot read from a main file, checked for shape; `library` builds from it."""
 
-    def __init__(self, doc: tuple) -> None:
-        (
-            *_,
-            self.names,
-            self.stamps,
-            self.counts,
-            self.records,
-            self.problems,
-            self.columns,
-            self.tag_sets,
-            self.order,
-            self.tags,
-            self.duplicates,
-            self.repos,
-            self.bodies_at,
-        ) = doc
+    def __init__(self, doc: dict[str, list]) -> None:
+        self.doc = doc
+        self.names = doc["names"]
 
     def matches(self, current: dict[str, Stamp | None]) -> bool:
         """Are these files, with these stamps, the snapshot's files?"""
-        if len(current) != len(self.names) or len(self.stamps) != len(self.names):
+        if len(current) != len(self.names):
             return False
-        return dict(zip(self.names, self.stamps, strict=True)) == current
+        return dict(zip(self.names, self.doc["stamps"], strict=True)) == current
 
     def library(self, file: OpenFile) -> tuple[Library, dict[str, tuple]] | None:
         """The library, and the cache's entries (name -> (stamp, reviews,
@@ -134,52 +152,40 @@ class Snapshot:
             return None
 
     def _library(self, file: OpenFile) -> tuple[Library, dict[str, tuple]]:
-        # Per review, only the `Review` is made in Python; its location and body
-        # (tuples) are made by `map`, ten times quicker.
-        counts = self.counts
-        if any(
-            len(column) != len(counts) for column in (self.names, self.stamps, self.records, self.problems)
-        ):
-            raise ValueError("files' columns of other lengths")
-        (
-            titles,
-            repos,
-            verdicts,
-            tag_sets,
-            lines,
-            columns,
-            prs,
-            checks,
-            offsets,
-            lengths,
-            starts,
-            ends,
-            keys,
-        ) = self.columns
-        if any(len(column) != len(titles) for column in self.columns) or _whole_numbers(counts) != len(
+        # Per review, only the `Review` is made in Python; its fields, location
+        # and body reference (tuples) are made by `map`, in C.
+        doc = self.doc
+        counts, titles = doc["counts"], doc["titles"]
+        if any(len(doc[field]) != len(counts) for field in FILE_FIELDS):
+            raise ValueError("files' fields of other lengths")
+        if any(len(doc[field]) != len(titles) for field in REVIEW_FIELDS) or _whole_numbers(counts) != len(
             titles
         ):
-            raise ValueError("reviews' columns of other lengths")
-        for column in (lines, columns, checks, offsets, lengths, starts, ends):
-            _whole_numbers(column)  # as `cache_format._decode_all` checks them, at C speed
-        _check_positions(tag_sets, len(self.tag_sets))
-        tags = map(self.tag_sets.__getitem__, tag_sets)
+            raise ValueError("reviews' fields of other lengths")
+        for field in ("lines", "columns", "checks", "starts", "ends", "block_offsets", "block_lengths"):
+            _whole_numbers(doc[field])  # as `cache_format._decode_all` checks them, at C speed
+        for field, table in (("repos", "repo_names"), ("verdicts", "verdict_names"), ("tags", "tag_sets")):
+            _check_positions(doc[field], len(doc[table]))
         paths = list(map(Path, self.names))
-        sources = [Source(file, at, True) for at in self.bodies_at]
-        _check_positions(self.records, len(sources))
+        sources = [Source(file, at, True) for at in doc["bodies_at"]]
+        _check_positions(doc["records"], len(sources))
         each = chain.from_iterable
+
+        def per_review(values: list) -> Iterator:
+            return each(map(repeat, values, counts))
+
         locations = list(
-            map(_new, repeat(Location), zip(each(map(repeat, paths, counts)), lines, columns, strict=True))
+            map(_new, repeat(Location), zip(per_review(paths), doc["lines"], doc["columns"], strict=True))
         )
         bodies = map(
             _new,
             repeat(_Body),
             zip(
-                each(map(repeat, map(sources.__getitem__, self.records), counts)),
-                offsets,
-                lengths,
-                starts,
-                ends,
+                per_review(list(map(sources.__getitem__, doc["records"]))),
+                per_review(doc["block_offsets"]),
+                per_review(doc["block_lengths"]),
+                doc["starts"],
+                doc["ends"],
                 locations,
                 strict=True,
             ),
@@ -187,32 +193,42 @@ class Snapshot:
         new = object.__new__
         everything: list[Review] = []
         append = everything.append
-        for title, repo, verdict, tags_of, location, pr, checks_of, key, body in zip(
-            titles, repos, verdicts, tags, locations, prs, checks, keys, bodies, strict=True
+        for title, repo, verdict, tags, location, pr, checks, key, body in zip(
+            titles,
+            map(doc["repo_names"].__getitem__, doc["repos"]),
+            map(doc["verdict_names"].__getitem__, doc["verdicts"]),
+            map(doc["tag_sets"].__getitem__, doc["tags"]),
+            locations,
+            doc["prs"],
+            doc["checks"],
+            doc["keys"],
+            bodies,
+            strict=True,
         ):
             review = new(Review)
-            review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags_of
-            review.location, review.pr, review.checks, review.key = location, pr, checks_of, key
+            review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
+            review.location, review.pr, review.checks, review.key = location, pr, checks, key
             review._body, review._blob = None, body
             append(review)
         ends_at = list(accumulate(counts))
         per_file = list(map(everything.__getitem__, map(slice, [0, *ends_at[:-1]], ends_at)))
         files = dict(zip(paths, per_file, strict=True))
-        entries = dict(zip(self.names, zip(self.stamps, per_file, self.problems, strict=True), strict=True))
+        raw_problems = doc["problems"]
+        entries = dict(zip(self.names, zip(doc["stamps"], per_file, raw_problems, strict=True), strict=True))
         problems = {
             path: [Problem(Location(path, line, column), message) for line, column, message in raw]
-            for path, raw in zip(paths, self.problems, strict=True)
+            for path, raw in zip(paths, raw_problems, strict=True)
             if raw
         }
         at = everything.__getitem__
-        _check_positions(self.order, len(everything))
-        reviews = list(map(at, self.order))
+        _check_positions(doc["order"], len(everything))
+        reviews = list(map(at, doc["order"]))
         by_tag = {}
-        for tag, positions in self.tags:
+        for tag, positions in doc["by_tag"]:
             _check_positions(positions, len(everything))
             by_tag[tag] = list(map(at, positions))
-        duplicates = [Problem(everything[n].location, message) for n, message in self.duplicates]
-        library = Library.indexed(files, problems, reviews, by_tag, duplicates, list(self.repos))
+        duplicates = [Problem(everything[n].location, message) for n, message in doc["duplicates"]]
+        library = Library.indexed(files, problems, reviews, by_tag, duplicates, list(doc["repo_list"]))
         if len(library.by_key) != len(reviews):
             raise ValueError("a key listed twice")
         return library, entries
@@ -258,12 +274,10 @@ def read_snapshot(fd: int, size: int, version_key: str) -> Snapshot | None:
         return None
     if not (
         isinstance(doc, tuple)
-        and len(doc) == 15
+        and len(doc) == 4
         and doc[:3] == (FORMAT, VERSION, version_key)
-        and all(isinstance(part, list) for part in (*doc[3:8], *doc[9:15]))
-        and isinstance(doc[8], tuple)
-        and len(doc[8]) == COLUMNS
-        and all(isinstance(column, list) for column in doc[8])
+        and isinstance(doc[3], dict)
+        and all(isinstance(doc[3].get(field), list) for field in FIELDS)
     ):
         return None
-    return Snapshot(doc)
+    return Snapshot(doc[3])
