@@ -250,13 +250,17 @@ def old_version(cache_file: Path) -> None:
 
 
 def out_of_range(cache_file: Path) -> None:
-    order = snapshot_doc(cache_file)[2][3]["order"]
-    changed(cache_file, order=[len(order) + 5, *order[1:]])
+    rows = snapshot_doc(cache_file)[2][3]["file_reviews"]
+    changed(cache_file, file_reviews=[len(rows) + 5, *rows[1:]])
 
 
 def negative(cache_file: Path) -> None:
-    order = snapshot_doc(cache_file)[2][3]["order"]
-    changed(cache_file, order=[-1, *order[1:]])
+    rows = snapshot_doc(cache_file)[2][3]["file_reviews"]
+    changed(cache_file, file_reviews=[-1, *rows[1:]])
+
+
+def too_many_listed(cache_file: Path) -> None:
+    changed(cache_file, listed=[10**6])
 
 
 def miscounted(cache_file: Path) -> None:
@@ -293,6 +297,7 @@ def not_a_list(cache_file: Path) -> None:
         old_version,
         out_of_range,
         negative,
+        too_many_listed,
         miscounted,
         a_field_missing,
         not_whole_numbers,

@@ -443,13 +443,15 @@ class Library:
         tags: dict[str, list[Review]],
         duplicates: list[Problem],
         repos: list[str],
+        keys: Iterable[str] | None = None,
     ) -> Library:
         """A library whose index was made before (`_index` of these very files,
         kept by the parse cache: `tui.load.snapshot`), taken as it is: a warm
-        start of 100,000 reviews would otherwise index them all again."""
+        start of 100,000 reviews would otherwise index them all again.
+        `keys`: the reviews' keys, in their order, if the caller has them."""
         library = cls(files=files, problems=problems)
         library.reviews, library.tags, library.duplicates, library.repos = reviews, tags, duplicates, repos
-        library.by_key = dict(zip(map(_key, reviews), reviews, strict=True))
+        library.by_key = dict(zip(map(_key, reviews) if keys is None else keys, reviews, strict=True))
         return library
 
     def adopt(self, other: Library) -> None:

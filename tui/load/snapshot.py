@@ -32,7 +32,7 @@ from tui.core.model import Library, Location, Problem, Review
 from tui.load.cache_format import VERSION, OpenFile, Placed, Source, Stamp, _Body
 
 FORMAT = "prdigest-tui/library-snapshot"
-MAGIC = b"PRDSNAP\x02"
+MAGIC = b"PRDSNAP\x03"
 TRAILER = len(MAGIC) + 8 + 8
 """The file's last bytes: `MAGIC`, the snapshot's offset, its adler32."""
 
@@ -41,26 +41,21 @@ FILE_FIELDS = ("names", "stamps", "counts", "records", "problems", "block_offset
 record (of the main file: where its bodies are), problems (as the index has
 them), and its block of bodies in that record."""
 REVIEW_FIELDS = (
-    "titles",
-    "repos",
-    "verdicts",
-    "tags",
-    "lines",
-    "columns",
-    "prs",
-    "checks",
-    "starts",
-    "ends",
-    "keys",
-)
-"""Per review, the files' reviews one file after the other: the list fields
-(repo, verdict and tags as positions in `TABLES`), and its body's place in its
-file's block once inflated."""
+    "files", "titles", "repos", "verdicts", "tags", "lines", "columns", "prs", "checks", "starts", "ends", "keys",
+)  # fmt: skip
+"""Per review, in reading order (the library's reviews, then the duplicates
+it skipped): its file (a position in the files' fields), its list fields
+(repo, verdict and tags as positions in `TABLES`), its body's place in its
+file's block once inflated. Made in this order, the reviews are read in the
+order they are in memory when the reading order, the tags and the keys are
+indexed: at 100,000 reviews that is memory-bound (the tags' lists alone hold
+~300,000)."""
 TABLES = ("repo_names", "verdict_names", "tag_sets")
-INDEX_FIELDS = ("order", "by_tag", "duplicates", "repo_list", "bodies_at")
-"""The library's index as positions of reviews: its reading order, each tag's
-reviews (in the library's tag order), its duplicates (with their problem's
-text), its repos; and where each record's bodies start."""
+INDEX_FIELDS = ("listed", "file_reviews", "by_tag", "duplicates", "repo_list", "bodies_at")
+"""The library's index as positions of reviews: how many it lists (the
+first ones), each file's reviews in file order (one file after the other),
+each tag's reviews (in the library's tag order), its duplicates (with their
+problem's text), its repos; and where each record's bodies start."""
 FIELDS = FILE_FIELDS + REVIEW_FIELDS + TABLES + INDEX_FIELDS
 
 _title, _repo, _verdict, _tags, _pr, _checks, _key = map(
@@ -78,10 +73,22 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
     paths = {Path(name): name for name in saved}
     library = Library.build({path: entries[name][1] for path, name in paths.items()})
     names = [paths[path] for path in sorted(library.files, key=attrgetter("parts"))]
-    everything = list(chain.from_iterable(entries[name][1] for name in names))
-    rows = list(chain.from_iterable(placed.files[name][1] for name in names))  # the index's tuples
-    where = dict(zip(map(id, everything), range(len(everything)), strict=True))  # id(review) -> its row
+    in_files = list(chain.from_iterable(entries[name][1] for name in names))
+    listed = set(map(id, library.reviews))
+    made = [*library.reviews, *(review for review in in_files if id(review) not in listed)]
+    where = dict(zip(map(id, made), range(len(made)), strict=True))  # id(review) -> its row
     at = where.__getitem__
+    file_of = dict(
+        zip(
+            map(id, in_files),
+            chain.from_iterable(map(repeat, range(len(names)), (len(entries[name][1]) for name in names))),
+            strict=True,
+        )
+    )
+    rows = dict(
+        zip(map(id, in_files), chain.from_iterable(placed.files[name][1] for name in names), strict=True)
+    )
+    made_rows = list(map(rows.__getitem__, map(id, made)))  # the index's tuples
     duplicates = []
     for problem in library.duplicates:
         location = problem.location
@@ -90,13 +97,13 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
                 duplicates.append((where[id(review)], problem.message))
                 break
     tables = {}
-    fields = {"titles": list(map(_title, everything)), "keys": list(map(_key, everything))}
+    fields = {"titles": list(map(_title, made)), "keys": list(map(_key, made))}
     for field, table, get in (
         ("repos", "repo_names", _repo),
         ("verdicts", "verdict_names", _verdict),
         ("tags", "tag_sets", _tags),
     ):
-        values = list(map(get, everything))
+        values = list(map(get, made))
         unique = list(dict.fromkeys(values))
         tables[table] = unique
         fields[field] = list(map({value: n for n, value in enumerate(unique)}.__getitem__, values))
@@ -109,15 +116,17 @@ def snapshot_part(entries: dict[str, tuple], placed: Placed, version_key: str) -
         "problems": [entries[name][2] for name in names],
         "block_offsets": [offset for offset, _ in blocks],
         "block_lengths": [length for _, length in blocks],
+        "files": list(map(file_of.__getitem__, map(id, made))),
         **fields,
-        "lines": list(map(_line, everything)),
-        "columns": list(map(_column, everything)),
-        "prs": list(map(_pr, everything)),
-        "checks": list(map(_checks, everything)),
-        "starts": list(map(_start, rows)),
-        "ends": list(map(_end, rows)),
+        "lines": list(map(_line, made)),
+        "columns": list(map(_column, made)),
+        "prs": list(map(_pr, made)),
+        "checks": list(map(_checks, made)),
+        "starts": list(map(_start, made_rows)),
+        "ends": list(map(_end, made_rows)),
         **tables,
-        "order": list(map(at, map(id, library.reviews))),
+        "listed": [len(library.reviews)],
+        "file_reviews": list(map(at, map(id, in_files))),
         "by_tag": [(tag, list(map(at, map(id, reviews)))) for tag, reviews in library.tags.items()],
         "duplicates": duplicates,
         "repo_list": library.repos,
@@ -155,35 +164,45 @@ class Snapshot:
         # Per review, only the `Review` is made in Python; its fields, location
         # and body reference (tuples) are made by `map`, in C.
         doc = self.doc
-        counts, titles = doc["counts"], doc["titles"]
+        counts, titles, keys = doc["counts"], doc["titles"], doc["keys"]
         if any(len(doc[field]) != len(counts) for field in FILE_FIELDS):
             raise ValueError("files' fields of other lengths")
-        if any(len(doc[field]) != len(titles) for field in REVIEW_FIELDS) or _whole_numbers(counts) != len(
-            titles
-        ):
+        total = len(titles)
+        if any(len(doc[field]) != total for field in REVIEW_FIELDS) or _whole_numbers(counts) != total:
             raise ValueError("reviews' fields of other lengths")
         for field in ("lines", "columns", "checks", "starts", "ends", "block_offsets", "block_lengths"):
             _whole_numbers(doc[field])  # as `cache_format._decode_all` checks them, at C speed
-        for field, table in (("repos", "repo_names"), ("verdicts", "verdict_names"), ("tags", "tag_sets")):
-            _check_positions(doc[field], len(doc[table]))
+        for field, size in (
+            ("repos", len(doc["repo_names"])),
+            ("verdicts", len(doc["verdict_names"])),
+            ("tags", len(doc["tag_sets"])),
+            ("files", len(counts)),
+            ("file_reviews", total),
+        ):
+            _check_positions(doc[field], size)
+        if len(doc["file_reviews"]) != total or len(doc["listed"]) != 1:
+            raise ValueError("not every review in a file")
+        listed = _whole_numbers(doc["listed"])
+        if not 0 <= listed <= total:
+            raise ValueError("more reviews listed than there are")
         paths = list(map(Path, self.names))
         sources = [Source(file, at, True) for at in doc["bodies_at"]]
         _check_positions(doc["records"], len(sources))
-        each = chain.from_iterable
+        files_of = doc["files"]
 
-        def per_review(values: list) -> Iterator:
-            return each(map(repeat, values, counts))
+        def of_file(values: list) -> Iterator:
+            return map(values.__getitem__, files_of)
 
         locations = list(
-            map(_new, repeat(Location), zip(per_review(paths), doc["lines"], doc["columns"], strict=True))
+            map(_new, repeat(Location), zip(of_file(paths), doc["lines"], doc["columns"], strict=True))
         )
         bodies = map(
             _new,
             repeat(_Body),
             zip(
-                per_review(list(map(sources.__getitem__, doc["records"]))),
-                per_review(doc["block_offsets"]),
-                per_review(doc["block_lengths"]),
+                of_file(list(map(sources.__getitem__, doc["records"]))),
+                of_file(doc["block_offsets"]),
+                of_file(doc["block_lengths"]),
                 doc["starts"],
                 doc["ends"],
                 locations,
@@ -201,7 +220,7 @@ class Snapshot:
             locations,
             doc["prs"],
             doc["checks"],
-            doc["keys"],
+            keys,
             bodies,
             strict=True,
         ):
@@ -210,8 +229,10 @@ class Snapshot:
             review.location, review.pr, review.checks, review.key = location, pr, checks, key
             review._body, review._blob = None, body
             append(review)
+        at = everything.__getitem__
+        in_files = list(map(at, doc["file_reviews"]))
         ends_at = list(accumulate(counts))
-        per_file = list(map(everything.__getitem__, map(slice, [0, *ends_at[:-1]], ends_at)))
+        per_file = list(map(in_files.__getitem__, map(slice, [0, *ends_at[:-1]], ends_at)))
         files = dict(zip(paths, per_file, strict=True))
         raw_problems = doc["problems"]
         entries = dict(zip(self.names, zip(doc["stamps"], per_file, raw_problems, strict=True), strict=True))
@@ -220,15 +241,15 @@ class Snapshot:
             for path, raw in zip(paths, raw_problems, strict=True)
             if raw
         }
-        at = everything.__getitem__
-        _check_positions(doc["order"], len(everything))
-        reviews = list(map(at, doc["order"]))
         by_tag = {}
         for tag, positions in doc["by_tag"]:
-            _check_positions(positions, len(everything))
+            _check_positions(positions, listed)
             by_tag[tag] = list(map(at, positions))
         duplicates = [Problem(everything[n].location, message) for n, message in doc["duplicates"]]
-        library = Library.indexed(files, problems, reviews, by_tag, duplicates, list(doc["repo_list"]))
+        reviews = everything[:listed]
+        library = Library.indexed(
+            files, problems, reviews, by_tag, duplicates, list(doc["repo_list"]), keys[:listed]
+        )
         if len(library.by_key) != len(reviews):
             raise ValueError("a key listed twice")
         return library, entries
