@@ -117,8 +117,6 @@ def record_names(cache_file: Path) -> list[list[str]]:
     found, pos = [], 0
     while pos + HEADER <= len(data):
         length = int.from_bytes(data[pos : pos + HEADER], "little")
-        if length == 0:
-            break  # the library's snapshot follows the records (tui.load.snapshot)
         doc = marshal.loads(data[pos + HEADER : pos + HEADER + length])
         found.append(list(doc[3]))
         pos += HEADER + length + doc[4]

@@ -313,12 +313,6 @@ class LibraryChanges:
 
 
 _parts = attrgetter("parts")
-_key = attrgetter("key")
-
-
-def duplicate(review: Review, first: Review) -> Problem:
-    """The problem of a review whose key an earlier one (in library order) has."""
-    return Problem(review.location, f"duplicate review (first at {first.location}); skipped")
 
 
 class Library:
@@ -417,7 +411,10 @@ class Library:
         for path in sorted(self.files, key=_parts):
             for review in self.files[path]:
                 if review.key in by_key:
-                    duplicates.append(duplicate(review, by_key[review.key]))
+                    first = by_key[review.key].location
+                    duplicates.append(
+                        Problem(review.location, f"duplicate review (first at {first}); skipped")
+                    )
                     continue
                 by_key[review.key] = review
                 ordered.append(review)
@@ -433,33 +430,6 @@ class Library:
         self.duplicates = duplicates
         self.repos = sorted({r.repo for r in ordered})
         self.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
-
-    @classmethod
-    def indexed(
-        cls,
-        files: dict[Path, list[Review]],
-        problems: dict[Path, list[Problem]],
-        reviews: list[Review],
-        tags: dict[str, list[Review]],
-        duplicates: list[Problem],
-        repos: list[str],
-        keys: Iterable[str] | None = None,
-    ) -> Library:
-        """A library whose index was made before (`_index` of these very files,
-        kept by the parse cache: `tui.load.snapshot`), taken as it is: a warm
-        start of 100,000 reviews would otherwise index them all again.
-        `keys`: the reviews' keys, in their order, if the caller has them."""
-        library = cls(files=files, problems=problems)
-        library.reviews, library.tags, library.duplicates, library.repos = reviews, tags, duplicates, repos
-        library.by_key = dict(zip(map(_key, reviews) if keys is None else keys, reviews, strict=True))
-        return library
-
-    def adopt(self, other: Library) -> None:
-        """Become `other` (its files, problems and index), in place: the
-        reader's screen and its parts keep this object."""
-        self.files, self.problems, self.stale = other.files, other.problems, other.stale
-        self.reviews, self.by_key, self.tags = other.reviews, other.by_key, other.tags
-        self.duplicates, self.repos = other.duplicates, other.repos
 
     def all_problems(self) -> list[Problem]:
         """Every problem in file order, then line and column, as a compiler lists

@@ -16,13 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
-from collections.abc import Collection, Generator, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 
-from tui.core.model import FileUpdate, Library
+from tui.core.model import FileUpdate
 from tui.load.cache_format import (
     OpenFile,
-    Placed,
     Source,
     Stamp,
     decode_entry,
@@ -31,7 +30,6 @@ from tui.load.cache_format import (
     saved_records,
 )
 from tui.load.journal import Journal, journals
-from tui.load.snapshot import MAGIC, TRAILER, Snapshot, read_snapshot, snapshot_part
 from tui.store.atomic import remove_stale_temps, write_atomic
 
 
@@ -51,13 +49,10 @@ class ParseCache:
         ] = {}  # journals read or written to since `load`: folded in at save
         self.dirty = False
         self._main: OpenFile | None = None
-        self._unread: Generator[set[str], None, None] | None = (
-            None  # the main file's records `load` left unread
-        )
+        self._unread: Iterator[set[str]] | None = None  # the main file's records `load` left unread
         self._first: list[str] = []  # the names saved first (`put_first`)
         self._misplaced = False  # they were not all in the first record
         self._saving = allocate_lock()
-        self._snapshot_wanted = False  # a start asked for the snapshot and did not get it: save a new one
 
     def load(self, first: Collection[str] | None = None) -> bool:
         """Read the indexes of the cache file and its journals; False (and an
@@ -104,7 +99,7 @@ class ParseCache:
             if file is not None:
                 self._journals[str(journal)] = file
 
-    def _records(self) -> Generator[set[str], None, None]:
+    def _records(self) -> Iterator[set[str]]:
         """Read the main file's records one by one, each yielding the names it held."""
         opened = open_regular(self.path) if self.path is not None else None
         if opened is None:
@@ -150,47 +145,6 @@ class ParseCache:
             file.close()
             return None
         return file
-
-    def snapshot(self) -> Snapshot | None:
-        """The library's snapshot at the end of the main file (`tui.load.snapshot`),
-        if the last save made one and nothing was parsed since (no journal)."""
-        self._snapshot_wanted = True  # until `take` takes it
-        main = self._main
-        if main is None or main.fd is None or self._journals or self.path is None or journals(self.path):
-            return None
-        try:
-            size = os.fstat(main.fd).st_size
-        except OSError:
-            return None
-        return read_snapshot(main.fd, size, self.version_key)
-
-    def snapshot_saved(self) -> bool:
-        """Does the main file end with a snapshot (not read, nor checked)?"""
-        main = self._main
-        if main is None or main.fd is None:
-            return False
-        try:
-            size = os.fstat(main.fd).st_size
-            return size >= TRAILER and os.pread(main.fd, len(MAGIC), size - TRAILER) == MAGIC
-        except OSError:
-            return False
-
-    def take(self, made: Snapshot) -> Library | None:
-        """The library `made` holds (the caller checked that its files are
-        those on disk: `Snapshot.matches`), its files' entries now the
-        cache's (`stamp_of`, the next save), and the rest of the index left
-        unread; None if it does not hold together."""
-        main = self._main
-        built = made.library(main) if main is not None else None
-        if built is None:
-            return None
-        library, entries = built
-        if self._unread is not None:
-            self._unread.close()  # the main file stays open: the bodies are read from it
-            self._unread = None
-        self._raw, self._fresh, self._on_disk = {}, entries, set(entries)
-        self._snapshot_wanted = False
-        return library
 
     def put_first(self, paths: Iterable[Path]) -> None:
         """Save these files first, in a record of their own: the first frame's,
@@ -296,7 +250,7 @@ class ParseCache:
         # A save killed half way (SIGTERM, kill -9) leaves a temp file as big as
         # the cache; this one runs after every start's load, dirty or not.
         remove_stale_temps(self.path)
-        if set(self._fresh) != self._on_disk or self._journals or self._misplaced or self._snapshot_wanted:
+        if set(self._fresh) != self._on_disk or self._journals or self._misplaced:
             self.dirty = True
         if not self.dirty:
             return
@@ -310,16 +264,11 @@ class ParseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Record by record: a save holds one record's blocks at a time, not
             # all of them.
-            placed = Placed()
-            write_atomic(
-                self.path,
-                saved_records(entries, self.version_key, saved, first=len(first), placed=placed),
-                snapshot_part(fresh, placed, self.version_key),  # once the records are written
-            )
+            write_atomic(self.path, saved_records(entries, self.version_key, saved, first=len(first)))
         except OSError:
             return
         self._on_disk = saved
-        self.dirty = self._misplaced = self._snapshot_wanted = False
+        self.dirty = self._misplaced = False
         for name in folded:  # in the main file now; reviews still read from the open files
             with contextlib.suppress(OSError):
                 os.unlink(name)

@@ -131,8 +131,8 @@ class _Body(tuple):
     """A review's body still in a cache file: read when first needed. `offset`
     and `length` are its page's block, `start` and `end` the body in the block
     once inflated. A tuple (source, offset, length, start, end, location): a
-    warm start makes one per review, and `tuple.__new__` makes them ten at a
-    time without a call into Python (`tui.load.snapshot`)."""
+    warm start makes one per review, and `tuple.__new__` makes it without a
+    call into Python."""
 
     __slots__ = ()
 
@@ -184,11 +184,12 @@ _new = tuple.__new__
 
 def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[Review]:
     """`_decode` for each of a file's reviews, in one loop: a warm start decodes
-    every review in the cache, and a call per review and a `Location(...)`
-    were a third of it (bench/README.md)."""
+    every review in the cache, and a call per review (`Review.packed`,
+    `review_key`, the body's `__init__`) and a `Location(...)` were half of it
+    (bench/README.md). So the review is made here, as `Review.packed` makes it."""
     reviews: list[Review] = []
     append = reviews.append
-    packed = Review.packed
+    new = object.__new__
     for raw in raws:
         if len(raw) == 12:
             title, repo, verdict, tags, line, column, pr, checks, offset, length, start, end = raw
@@ -202,15 +203,19 @@ def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[R
             ):
                 raise TypeError("bad body reference")
             location = _new(Location, (path, line, column))  # Location(...) without its Python __new__
-            body = _new(_Body, (source, offset, length, start, end, location))
-            append(packed(title, repo, verdict, tags, location, pr, body, checks))
+            review = new(Review)
+            review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
+            review.location, review.pr, review.checks = location, pr, checks
+            review.key = f"{repo}#{pr}" if pr is not None else f"{repo}:{title}"  # `review_key`
+            review._body, review._blob = None, _new(_Body, (source, offset, length, start, end, location))
+            append(review)
             continue
         title, repo, verdict, tags, line, column, pr, checks, blob = raw
         if type(checks) is not int:
             raise TypeError("bad checklist size")
         if not isinstance(blob, bytes):
             raise TypeError("bad body")
-        append(packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
+        append(Review.packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
     return reviews
 
 
@@ -263,22 +268,16 @@ def open_regular(path: Path) -> tuple[int, int] | None:
 
 
 def saved_records(
-    entries: list[tuple[str, tuple]],
-    version_key: str,
-    saved: set[str],
-    first: int = 0,
-    placed: Placed | None = None,
+    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
 ) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
     compressed blocks, the first `first` entries in a record of their own (the
     first frame's: a start reads its index alone before drawing); the names of
     the files saved are added to `saved`. Each entry is (stamp, reviews,
-    problems). `placed`: filled with where each file's bodies went (for
-    `tui.load.snapshot`)."""
+    problems)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
-    placed = placed if placed is not None else Placed()
     for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
@@ -303,33 +302,16 @@ def saved_records(
             for r, (s, e) in zip(reviews, starts, strict=True)
         )
         index[name] = (current, packed, problems)
-        placed.files[name] = (len(placed.records), packed)
         blocks.append(block)
         offset += length
         if offset >= RECORD_BYTES or n >= first > 0:
             first = 0
-            yield from placed.wrote(_record(index, blocks, offset, version_key))
+            yield from _record(index, blocks, offset, version_key)
             saved.update(index)
             index, blocks, offset = {}, [], 0
     if index or not saved:
-        yield from placed.wrote(_record(index, blocks, offset, version_key))
+        yield from _record(index, blocks, offset, version_key)
         saved.update(index)
-
-
-class Placed:
-    """Where a save put each file's reviews: the record (by number) and the
-    index's tuples; and where each record's bodies start in the file."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[int, tuple]] = {}
-        self.records: list[int] = []  # each record's bodies_at
-        self.size = 0  # bytes written so far
-
-    def wrote(self, parts: list[bytes]) -> list[bytes]:
-        """A record's parts (`_record`), on their way to the file."""
-        self.records.append(self.size + len(parts[0]) + len(parts[1]))
-        self.size += sum(map(len, parts))
-        return parts
 
 
 def _record(index: dict, blocks: list[bytes], length: int, version_key: str) -> list[bytes]:

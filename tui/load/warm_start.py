@@ -1,14 +1,16 @@
-"""A warm start's rest in one piece: the whole library from the parse cache's
-snapshot (`tui.load.snapshot`), when every file the walk finds is there as the
-last save left it.
+"""A warm start's walk of the other files, on the other core.
 
-Which files there are, and their sizes and mtimes, is what decides it: at
-100,000 reviews (10,000 files) listing and stating them is ~70 ms of the main
-thread's. So the command line, planning before Textual is imported, forks a
-child that finishes the walk and stats every file (`fork_walker`) on the other
-core while this process imports Textual and draws the first frame; the
-first frame's `rest` then reads its answer (`child_walk`). Without the child
-(an App made in a test), or if it fails, the walk is done here, as before.
+A warm start answers every file from the parse cache once it knows which files
+there are and their sizes and mtimes: at 100,000 reviews (10,000 files)
+listing and stating them was ~65 ms of the main thread's after the first frame
+(bench/README.md). So the command line, planning before Textual is imported,
+forks a child that finishes the walk and stats every file (`fork_walker`) on
+the other core while this process imports Textual and draws the first frame;
+`FirstPart.rest` then reads its answer (`child_walk`), and `from_cache` checks
+the cache's entries against the child's stamps. A file changed after the child
+stated it is what the watcher's catch-up finds (`reload.missed_changes`), as
+for one changed after a `stat` here. Without the child (an App made in a
+test), or if it fails, the walk is done here, as before.
 """
 
 from __future__ import annotations
@@ -18,30 +20,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui.core.model import Library, Location, Problem
-from tui.load.cache import ParseCache
-from tui.load.cache_format import Stamp, stamp
-
-
-def whole_library(
-    cache: ParseCache,
-    shown: list[Path],
-    rest: list[str],
-    stamps: list[Stamp | None] | None,
-    paths: list[Path] | None = None,
-) -> Library | None:
-    """The library from the cache's snapshot, if it has exactly these files
-    (the first frame's `shown`, answered by the cache, and `rest`), all with
-    these stamps (`stamps`, else stated now, from `paths`)."""
-    made = cache.snapshot()
-    if made is None:
-        return None
-    names = [*map(str, shown), *rest]
-    if len(names) != len(made.names) or set(names) != set(made.names):
-        return None  # a file added or removed: no need to stat them all
-    current = {str(path): cache.stamp_of(path) for path in shown}
-    current.update(zip(rest, stamps if stamps is not None else map(stamp, paths or ()), strict=True))
-    return cache.take(made) if made.matches(current) else None
+from tui.core.model import Location, Problem
+from tui.load.cache_format import Stamp
 
 
 def fork_walker(walk: Iterator[Path], problems: list[Problem]) -> tuple[int, int] | None:

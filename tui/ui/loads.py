@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui import runtime
-from tui.core.model import FileUpdate, Library
+from tui.core.model import Library
 from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
@@ -78,15 +78,9 @@ class Loads:
         pool = first.pool if first is not None else None  # parsing since the command line
         try:
             # The folders' other files, with the rest of the cache's index.
-            rest, problems = first.rest(whole=True) if first is not None else ([], [])
-            whole = first.library if first is not None else None
-            if whole is not None:  # every file as the last save left it: the cache's snapshot
-                cached: dict[Path, FileUpdate] = {}
-                misses: list[Path] = []
-                reader.deliver_library(whole, problems)
-            else:
-                cached, misses = from_cache(rest, self.cache)
-            if cached or (problems and whole is None):
+            rest, problems = first.rest() if first is not None else ([], [])
+            cached, misses = from_cache(rest, self.cache, first.stamps if first is not None else None)
+            if cached or problems:
                 reader.deliver(cached, problems)
             if misses:
                 reader.load_progress = (0, len(misses))

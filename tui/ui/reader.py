@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from tui.core.filters import labels, marks_narrow
-from tui.core.model import FileUpdate, Library, Problem
+from tui.core.model import FileUpdate, Problem
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
@@ -98,14 +98,6 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         position = self.review_list.position_of(self.current_key)
         self.library.add_problems(problems)
         self.library.apply(updates, compare=False)  # what changed is told for reloads only
-        self._refresh_all(fallback=position)
-
-    def deliver_library(self, library: Library, problems: Sequence[Problem] = ()) -> None:
-        """The whole first load at once (the parse cache's snapshot of it), in
-        the first frame's library's place, with the walk's `problems`."""
-        position = self.review_list.position_of(self.current_key)
-        self.library.adopt(library)
-        self.library.add_problems(problems)
         self._refresh_all(fallback=position)
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
