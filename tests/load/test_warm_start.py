@@ -1,15 +1,13 @@
-"""A warm start's walk on the other core (tui.load.warm_start): the command
-line's plan forks a child that walks and stats the files the first frame does
-not show; the start then gets exactly the library it would get walking here,
-changed, added and removed files included, and falls back to walking here if
-the child fails."""
+"""A warm start (the reviews decoded from the parse cache's index,
+`cache_format._decode_all`) gets exactly the library a fresh parse gives:
+order, keys, tags, duplicates, problems, bodies; with files changed, added or
+removed since the save; and a save after it keeps every body (copied from the
+cache's blocks)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import select
-import signal
 from pathlib import Path
 
 import pytest
@@ -62,18 +60,14 @@ def corpus(root: Path) -> list[Path]:
     return files
 
 
-def start(
-    paths: list[Path], cache_file: Path | None, first: FirstPart | None = None, *, fork: bool = False
-) -> tuple[Library, FirstPart, ParseCache]:
+def start(paths: list[Path], cache_file: Path | None) -> tuple[Library, FirstPart, ParseCache]:
     """A start as the reader makes it (`tui.ui.loads`): the first frame's
-    library, then the rest from the cache (with the child's stamps, if any) and
-    parsed; then the save."""
-    if first is None:
-        first = plan_first_part(paths, ParseCache(cache_file, version_key=__version__), fork=fork)
+    library, then the rest from the cache and parsed; then the save."""
+    first = plan_first_part(paths, ParseCache(cache_file, version_key=__version__))
     cache = first.cache
     library = first_library(*first.shown())
     rest, problems = first.rest()
-    cached, misses = from_cache(rest, cache, first.stamps)
+    cached, misses = from_cache(rest, cache)
     library.add_problems(problems)
     library.apply(cached, compare=False)
     asyncio.run(
@@ -109,21 +103,23 @@ def loaded(tmp_path: Path) -> tuple[list[Path], Path, list[Path]]:
     return paths, cache_file, files
 
 
-def test_a_warm_start_walks_on_the_other_core_and_gets_the_same_library(
+def test_a_warm_start_gets_the_library_a_fresh_parse_gives(
     loaded: tuple[list[Path], Path, list[Path]],
 ) -> None:
     paths, cache_file, files = loaded
     want = fresh(paths)
     assert any("duplicate" in p for p in want["problems"]) and any("gone" in p for p in want["problems"])
-    library, first, cache = start(paths, cache_file, fork=True)
-    assert first.stamps is not None  # the child answered: every other file with its stamp
-    assert first.stamps == {path: (path.stat().st_size, path.stat().st_mtime_ns) for path in first.stamps}
-    assert set(first.stamps) < set(files)
-    assert len(first.stamps) == len(files) - SYNC_FILES
+    assert any("p030" in p for p in want["problems"])  # the broken file
+    for path in files:  # unparseable, same size and mtime: only the cache can answer
+        info = path.stat()
+        path.write_bytes(b"x" * info.st_size)
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    library, _, cache = start(paths, cache_file)
     assert picture(library) == want
-    assert not asyncio.run(missed_changes(paths, library.files, cache))
-    library, first, _ = start(paths, cache_file)  # no child: walked here
-    assert first.stamps is None and picture(library) == want
+    cache.dirty = True
+    cache.save()  # every block copied from the cache file as it is
+    again, _, _ = start(paths, cache_file)
+    assert picture(again) == want
 
 
 def change_touch(files: list[Path]) -> None:
@@ -153,57 +149,6 @@ def test_a_file_changed_since_the_save_is_noticed(
 ) -> None:
     paths, cache_file, files = loaded
     change(files)
-    library, _, cache = start(paths, cache_file, fork=True)
+    library, _, cache = start(paths, cache_file)
     assert picture(library) == fresh(paths)
     assert not asyncio.run(missed_changes(paths, library.files, cache))
-
-
-def test_a_file_changed_after_the_child_stated_it_is_caught_up_with(
-    loaded: tuple[list[Path], Path, list[Path]],
-) -> None:
-    """The child's stamps are what the cache is checked against: a file edited
-    after them is loaded as it was, and the watcher's catch-up names it."""
-    paths, cache_file, files = loaded
-    first = plan_first_part(paths, ParseCache(cache_file, version_key=__version__), fork=True)
-    assert first.walker is not None
-    ready, _, _ = select.select([first.walker[1]], [], [], 30)  # the child has written its answer
-    assert ready
-    change_edit(files)
-    library, first, cache = start(paths, cache_file, first)
-    assert library.files[files[-1]][0].title.startswith("review")  # as the child saw it
-    assert asyncio.run(missed_changes(paths, library.files, cache)) == {files[-1]}
-
-
-def test_a_child_that_fails_means_the_walk_is_done_here(loaded: tuple[list[Path], Path, list[Path]]) -> None:
-    paths, cache_file, _ = loaded
-    want = fresh(paths)
-    first = plan_first_part(paths, ParseCache(cache_file, version_key=__version__), fork=True)
-    assert first.walker is not None
-    pid, answer = first.walker
-    garbled, writer = os.pipe()  # its answer replaced by bytes that are not one
-    os.write(writer, b"\x00not marshal")
-    os.close(writer)
-    first.walker = (pid, garbled)
-    library, first, _ = start(paths, cache_file, first)
-    os.close(answer)
-    assert first.stamps is None
-    assert picture(library) == want
-
-
-def test_a_child_killed_means_the_walk_is_done_here(loaded: tuple[list[Path], Path, list[Path]]) -> None:
-    paths, cache_file, _ = loaded
-    want = fresh(paths)
-    first = plan_first_part(paths, ParseCache(cache_file, version_key=__version__), fork=True)
-    assert first.walker is not None
-    os.kill(first.walker[0], signal.SIGKILL)  # before or after it answered: either way the same library
-    library, first, _ = start(paths, cache_file, first)
-    assert picture(library) == want
-
-
-def test_no_child_walks_a_start_without_a_cache(tmp_path: Path) -> None:
-    """A first start hands the walk to the parse workers (`tui.load.pool`)."""
-    files = corpus(tmp_path / "entries")
-    first = plan_first_part([tmp_path / "entries"], ParseCache(tmp_path / "cache.bin"), fork=True)
-    assert first.walker is None
-    library, _, _ = start([tmp_path / "entries"], None, first)
-    assert set(library.files) == set(files)

@@ -25,11 +25,10 @@ from pathlib import Path
 
 from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache
-from tui.load.cache_format import Stamp, stamp
+from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
 from tui.load.pool import Pool, collect, start_pool
-from tui.load.warm_start import child_walk, fork_walker
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -93,9 +92,6 @@ class FirstPart:
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
         self.pool: Pool | None = None  # workers parsing the other files, on a start with no cache
         self._shown_problems = 0
-        self.walker: tuple[int, int] | None = None  # a child walking and stating the rest (`fork_walker`)
-        self.stamps: dict[Path, Stamp | None] | None = None  # its stamps of the rest's files (`rest`)
-        self._walker_problems = 0  # the problems found when it started
 
     def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
         """The first frame's files (the child's parses, or parsed here; None for
@@ -114,18 +110,9 @@ class FirstPart:
     def rest(self) -> tuple[list[Path], list[Problem]]:
         """Every file the first frame did not show (for `from_cache`, then
         parsing), and the problems `shown` did not return: the rest of the
-        walk (or the child's, `tui.load.warm_start`, with each file's stamp
-        in `stamps`), with the rest of the cache's index read meanwhile."""
+        walk, with the rest of the cache's index read meanwhile."""
         with _collector_off():
-            walker, self.walker = self.walker, None
-            walked = child_walk(_from_child(walker), self.problems, self._walker_problems) if walker else None
-            if walked is None:
-                rest = [*self.later, *self.walk]
-            else:
-                names, stamps = walked
-                found = list(map(Path, names))
-                self.stamps = dict(zip(found, stamps, strict=True))
-                rest = [*self.later, *found]
+            rest = [*self.later, *self.walk]
             self.later, self.walk = [], iter(())
             self.cache.load_rest()
         problems = self.problems[self._shown_problems :]
@@ -165,10 +152,6 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     first = FirstPart(cache, hits, parse, later, problems, files)
     if fork and parse and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
-    elif fork and not later and hasattr(os, "fork") and known:
-        # A warm start: the other core walks and stats the other files (tui.load.warm_start).
-        first._walker_problems = len(problems)
-        first.walker = fork_walker(files, problems)
     if fork and not known and not (cache.path is not None and journals(cache.path)):
         with _collector_off():
             first.later, first.walk = [*first.later, *first.walk], iter(())
@@ -290,14 +273,11 @@ def _within(paths: list[Path], budget: int) -> tuple[list[Path], list[Path]]:
     return paths, []
 
 
-def from_cache(
-    paths: list[Path], cache: ParseCache, stamps: dict[Path, Stamp | None] | None = None
-) -> tuple[dict[Path, FileUpdate], list[Path]]:
+def from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
     """The cache's answers for `paths` (still the same size and mtime), and the
-    paths it cannot answer, to be parsed. `stamps`: the files' sizes and mtimes
-    if the caller has them (`FirstPart.stamps`), else each file is stated now."""
+    paths it cannot answer, to be parsed."""
     with _collector_off():
-        return _from_cache(paths, cache, stamps)
+        return _from_cache(paths, cache)
 
 
 @contextlib.contextmanager
@@ -312,17 +292,14 @@ def _collector_off() -> Iterator[None]:
             gc.enable()
 
 
-def _from_cache(
-    paths: list[Path], cache: ParseCache, stamps: dict[Path, Stamp | None] | None = None
-) -> tuple[dict[Path, FileUpdate], list[Path]]:
+def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
     hits: dict[Path, FileUpdate] = {}
     misses: list[Path] = []
     has = cache.has
-    known = stamps or {}
     for path in paths:
         # A file the cache has never seen is a miss without a `stat` (10,000
         # of them on a first start, before the workers get their first task).
-        update = cache.get(path, known[path] if path in known else stamp(path)) if has(path) else None
+        update = cache.get(path, stamp(path)) if has(path) else None
         if update is None:
             misses.append(path)
         else:

@@ -79,7 +79,7 @@ class Loads:
         try:
             # The folders' other files, with the rest of the cache's index.
             rest, problems = first.rest() if first is not None else ([], [])
-            cached, misses = from_cache(rest, self.cache, first.stamps if first is not None else None)
+            cached, misses = from_cache(rest, self.cache)
             if cached or problems:
                 reader.deliver(cached, problems)
             if misses:
