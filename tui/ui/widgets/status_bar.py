@@ -10,6 +10,7 @@ from tui.i18n import words
 
 class StatusBar(Static):
     _shown: list[tuple[str, str] | str] | None = None
+
     def show(
         self,
         repos: list[str],
