@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
+from tui.core.search_memory import ListAnswers, bits_at, flags_of
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -56,23 +57,24 @@ def review_fields(review: Review) -> list[str]:
 
 
 class SearchIndex:
-    """Lowered searchable text per review, computed on first use and kept.
+    """Lowered searchable text per review, and what searches answered.
 
-    Keyed by the review object's id, the object kept alive alongside (so its
-    id is never another's): a reloaded review is a new object and gets fresh
-    text. `retain` drops the text of reviews that are gone. Tests run in C
-    (`map`, `compress`) over the kept texts: ~0.2 µs a review, where a Python
-    loop took ~0.6.
+    Texts are made on first use (or ahead, by `prepare`) and kept, keyed by
+    the review object's id, the object kept alive alongside (so its id is
+    never another's): a reloaded review is a new object and gets fresh text.
+    `retain` drops the text of reviews that are gone. Answers are kept per
+    list searched (`tui.core.search_memory`); a list is the same object until
+    the library changes, so a reload starts them afresh. Tests run in C
+    (`map`, `compress`) over the kept texts: ~0.2 µs a review.
     """
 
-    RECENT = 8
-    """Searches remembered: a backspace finds its answer here, and a query
-    typed further is looked for among the answers of the one before."""
+    LISTS = 4
+    """Lists whose answers are kept (All, a tag, a view...)."""
 
     def __init__(self) -> None:
         self._texts: dict[int, str] = {}
         self._alive: dict[int, Review] = {}  # keeps each id taken by its review
-        self._recent: list[tuple[Sequence[Review], tuple[str, ...], list[Review]]] = []
+        self._lists: list[ListAnswers[Review]] = []
 
     def text(self, review: Review) -> str:
         key = id(review)
@@ -90,33 +92,34 @@ class SearchIndex:
     def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
         """The reviews that match every term, in their order.
 
-        A list searched recently (the same list object: the library makes new
-        ones when it changes) is answered from memory, and a query that
-        narrows a recent one (each of its terms is in one of the new terms) is
-        looked for among that one's answers: typing at 100,000 reviews tests a
-        few hundred texts a key, not all of them."""
+        A query asked of the same list lately (the same list object: the
+        library makes new ones when it changes) is answered from memory, and
+        one that narrows kept answers is looked for only where they all
+        matched: typing at 100,000 reviews tests what the query before found,
+        not every review."""
         if not query_terms:
             return list(reviews)
-        terms_ = tuple(query_terms)
-        base, found = self._base(reviews, terms_)
-        if found is not None:
-            return list(found)
-        self._read_in_file_order(base)
-        out = self._test(base, terms_)
-        self._remember(reviews, terms_, out)
-        return out
+        wanted = tuple(query_terms)
+        answers = self._answers(reviews)
+        for _ in self._search(answers, wanted, None):
+            pass
+        return answers.items(answers.found[wanted])
 
     def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
         """How much `select` would do, in tests of a text made (~0.2 µs each);
         a text to make (~20 µs) weighs 100. 0 when it answers from memory."""
         if not query_terms:
             return 0
-        base, found = self._base(reviews, tuple(query_terms))
-        if found is not None:
+        answers = self._answers(reviews)
+        bits, rest, exact = answers.base(tuple(query_terms))
+        if exact:
             return 0
+        count = bits.bit_count()
+        if answers.texts is not None:
+            return count * len(rest)
         # Texts to make, guessed without looking at each review (a look is ~3 ms
         # at 100,000): at least those beyond the number made.
-        return len(base) + 100 * max(0, len(base) - len(self._texts))
+        return count * len(rest) + 100 * max(0, count - len(self._texts))
 
     def steps(
         self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
@@ -125,15 +128,92 @@ class SearchIndex:
         let frames be drawn in between; once it is exhausted, `select` of the
         same list and terms answers from memory. A caller may stop at any
         yield: the texts made so far are kept."""
-        if not query_terms:
+        if query_terms:
+            yield from self._search(self._answers(reviews), tuple(query_terms), piece)
+
+    def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
+        """Make the texts not made yet, yielding every `piece` or so (a caller
+        runs this in the background, so that the first search does not read
+        every review's body)."""
+        yield from self._make(reviews, piece)
+        self._aligned(self._answers(reviews))
+
+    def _search(
+        self, answers: ListAnswers[Review], wanted: tuple[str, ...], piece: int | None
+    ) -> Iterator[None]:
+        """Find `wanted` in `answers`' list and remember the answer; with a
+        `piece`, in pieces of that many tests, yielding between them."""
+        bits, rest, exact = answers.base(wanted)
+        if exact:
+            answers.remember(wanted, bits)
             return
-        terms_ = tuple(query_terms)
-        base, found = self._base(reviews, terms_)
-        if found is not None:
-            return
-        pages: dict[object, list[Review]] = {}  # a page's reviews one after the other: one inflate
-        for start in range(0, len(base), piece * 4):
-            for review in self._missing(base[start : start + piece * 4]):
+        size = answers.size
+        flags = None if bits == answers.every else flags_of(bits, size)
+        texts = self._aligned(answers)
+        if texts is None:  # texts to make first
+            base = list(answers.source) if flags is None else list(compress(answers.source, flags))
+            if piece is None:
+                self._read_in_file_order(base)
+            else:
+                yield from self._make(base, max(1, piece // 32))
+            texts = self._aligned(answers) if flags is None else None
+        if texts is not None:
+            candidates = texts if flags is None else list(compress(texts, flags))
+        else:
+            candidates = list(map(self._texts.__getitem__, map(id, base)))
+        places: Sequence[int] = range(size) if flags is None else list(compress(range(size), flags))
+        step = piece or len(candidates) or 1
+        positions: list[int] = []
+        for start in range(0, len(candidates), step):
+            positions += self._test(candidates[start : start + step], places[start : start + step], rest)
+            if piece:
+                yield
+        answers.remember(wanted, bits_at(positions, size))
+
+    def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
+        """The texts of `answers`' list, one a review in its order, once every
+        one is made (looked up once a list: ~30 ms at 100,000)."""
+        made = len(self._texts)
+        if answers.texts is None and made >= answers.size and made != answers.looked_at:
+            answers.looked_at = made
+            texts = list(map(self._texts.get, map(id, answers.source)))
+            if None not in texts:
+                answers.texts = texts  # type: ignore[assignment]  # no None in it
+        return answers.texts
+
+    def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
+        if not isinstance(reviews, Sequence):
+            return ListAnswers(list(reviews))  # a one-off: nothing to remember it by
+        for answers in self._lists:
+            if answers.source is reviews and answers.size == len(reviews):
+                self._lists.remove(answers)
+                self._lists.append(answers)
+                return answers
+        answers = ListAnswers(reviews)
+        self._lists = [*self._lists[-(self.LISTS - 1) :], answers]
+        return answers
+
+    @staticmethod
+    def _test(texts: Sequence[str], places: Sequence[int], rest: tuple[str, ...]) -> list[int]:
+        """The places (one a text) of the texts that have every term of `rest`."""
+        at = list(places)
+        for n, term in enumerate(rest, 1):
+            hits = bytes(map(operator.contains, texts, repeat(term)))
+            at = list(compress(at, hits))
+            if n < len(rest):
+                texts = list(compress(texts, hits))
+        return at
+
+    def _missing(self, reviews: Sequence[Review]) -> list[Review]:
+        return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
+
+    def _make(self, reviews: Sequence[Review], piece: int) -> Iterator[None]:
+        """Make the missing texts of `reviews` a page at a time (a page's
+        reviews share a compressed block in the parse cache, inflated once for
+        all of them), yielding every `piece` texts or so."""
+        pages: dict[object, list[Review]] = {}
+        for start in range(0, len(reviews), piece * 128):
+            for review in self._missing(reviews[start : start + piece * 128]):
                 pages.setdefault(review.location.path, []).append(review)
             yield
         made = 0
@@ -141,45 +221,9 @@ class SearchIndex:
             for review in page:
                 self.text(review)
             made += len(page)
-            if made >= piece // 32:
+            if made >= piece:
                 made = 0
                 yield
-        out: list[Review] = []
-        for start in range(0, len(base), piece):
-            out += self._test(base[start : start + piece], terms_)
-            yield
-        self._remember(reviews, terms_, out)
-
-    def _test(self, reviews: Sequence[Review], terms_: tuple[str, ...]) -> list[Review]:
-        """Those of `reviews` (their texts made) whose text has every term."""
-        out = list(reviews)
-        lowered = self._texts.__getitem__
-        for term in terms_:
-            out = list(compress(out, map(operator.contains, map(lowered, map(id, out)), repeat(term))))
-        return out
-
-    def _missing(self, reviews: Sequence[Review]) -> list[Review]:
-        return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
-
-    def _base(
-        self, reviews: Iterable[Review], terms_: tuple[str, ...]
-    ) -> tuple[Sequence[Review], list[Review] | None]:
-        """What to test (the answer of a recent query this one narrows, or all
-        of `reviews`), or the answer itself when this query was asked lately."""
-        base: Sequence[Review] = reviews if isinstance(reviews, Sequence) else list(reviews)
-        size = len(base)
-        for source, before, found in self._recent:
-            if source is not reviews:
-                continue
-            if before == terms_:
-                return base, found
-            if len(found) < size and all(any(old in new for new in terms_) for old in before):
-                base, size = found, len(found)
-        return base, None
-
-    def _remember(self, reviews: Iterable[Review], terms_: tuple[str, ...], out: list[Review]) -> None:
-        if isinstance(reviews, Sequence):
-            self._recent = [*self._recent[-(self.RECENT - 1) :], (reviews, terms_, out)]
 
     def _read_in_file_order(self, reviews: Sequence[Review]) -> None:
         """Make the texts not made yet in file order: the reviews of a page
@@ -192,11 +236,11 @@ class SearchIndex:
             self.text(review)
 
     def retain(self, alive: Iterable[Review]) -> None:
-        """Forget reviews not in `alive` (after a reload)."""
+        """Forget reviews not in `alive` (after a reload), and every answer."""
         keep = {id(review) for review in alive}
         self._texts = {key: text for key, text in self._texts.items() if key in keep}
         self._alive = {key: review for key, review in self._alive.items() if key in keep}
-        self._recent = []
+        self._lists = []
 
     def __len__(self) -> int:
         return len(self._texts)
