@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import operator
 import re
+from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
-from tui.core.search_memory import ListAnswers, bits_at, flags_of
+from tui.core.search_memory import Found, ListAnswers, bits_at, flags_of
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -103,7 +104,7 @@ class SearchIndex:
         answers = self._answers(reviews)
         for _ in self._search(answers, wanted, None):
             pass
-        return answers.items(answers.found[wanted])
+        return answers.items(answers.found[wanted], wanted)
 
     def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
         """How much `select` would do, in tests of a text made (~0.2 µs each);
@@ -148,27 +149,44 @@ class SearchIndex:
             answers.remember(wanted, bits)
             return
         size = answers.size
-        flags = None if bits == answers.every else flags_of(bits, size)
-        texts = self._aligned(answers)
-        if texts is None:  # texts to make first
-            base = list(answers.source) if flags is None else list(compress(answers.source, flags))
-            if piece is None:
-                self._read_in_file_order(base)
-            else:
-                yield from self._make(base, max(1, piece // 32))
-            texts = self._aligned(answers) if flags is None else None
-        if texts is not None:
-            candidates = texts if flags is None else list(compress(texts, flags))
+        further, placed = answers.typed_further(wanted, rest, bits)
+        if further is not None:  # its term first: where to look is known for it
+            rest = (further.term, *(term for term in rest if term != further.term))
+            reviews, texts, places, starts = further.reviews, further.texts, further.places, further.starts
         else:
-            candidates = list(map(self._texts.__getitem__, map(id, base)))
-        places: Sequence[int] = range(size) if flags is None else list(compress(range(size), flags))
-        step = piece or len(candidates) or 1
-        positions: list[int] = []
-        for start in range(0, len(candidates), step):
-            positions += self._test(candidates[start : start + step], places[start : start + step], rest)
-            if piece:
-                yield
-        answers.remember(wanted, bits_at(positions, size))
+            flags = None if bits == answers.every else flags_of(bits, size)
+            reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
+            aligned = self._aligned(answers)
+            if aligned is None:  # texts to make first
+                if piece is None:
+                    self._read_in_file_order(reviews)
+                else:
+                    yield from self._make(reviews, max(1, piece // 32))
+                aligned = self._aligned(answers) if flags is None else None
+            if aligned is not None:
+                texts = aligned if flags is None else list(compress(aligned, flags))
+            else:
+                texts = list(map(self._texts.__getitem__, map(id, reviews)))
+            places = array("i", range(size) if flags is None else compress(range(size), flags))
+            starts = array("i", [0]) * len(reviews)  # from the start
+        if not piece or piece >= len(reviews):
+            out = self._test(rest, reviews, texts, places, starts, placed)
+            kept = len(out.reviews) == len(reviews)  # every candidate: the same bits
+            answers.remember(wanted, bits if kept else bits_at(out.places, size), out)
+            return
+        step = piece
+        out = Found(rest[-1], [], [], array("i"), array("i"))
+        for start in range(0, len(reviews), step):
+            end = start + step
+            more = self._test(
+                rest, reviews[start:end], texts[start:end], places[start:end], starts[start:end], placed
+            )
+            out.reviews.extend(more.reviews)
+            out.texts.extend(more.texts)
+            out.places.extend(more.places)
+            out.starts.extend(more.starts)
+            yield
+        answers.remember(wanted, bits_at(out.places, size), out)
 
     def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
         """The texts of `answers`' list, one a review in its order, once every
@@ -194,15 +212,38 @@ class SearchIndex:
         return answers
 
     @staticmethod
-    def _test(texts: Sequence[str], places: Sequence[int], rest: tuple[str, ...]) -> list[int]:
-        """The places (one a text) of the texts that have every term of `rest`."""
-        at = list(places)
-        for n, term in enumerate(rest, 1):
-            hits = bytes(map(operator.contains, texts, repeat(term)))
-            at = list(compress(at, hits))
-            if n < len(rest):
-                texts = list(compress(texts, hits))
-        return at
+    def _test(
+        rest: tuple[str, ...],
+        reviews: list[Review],
+        texts: list[str],
+        places: array,
+        starts: array,
+        placed: bool = False,
+    ) -> Found[Review]:
+        """Those of `reviews` whose text has every term of `rest`, in full
+        (`texts`, `places` one a review); `starts`: where to look for the first
+        term in each text, `placed` if that is where a shorter term it begins
+        with first occurs (so it is most often right there). Each term is
+        looked for in C: `str.startswith` there, `str.find` over the texts
+        (`in` for one character: no place to keep, a longer term cannot begin
+        where it does), `compress` of what it found."""
+        first: Sequence[int] = starts
+        for n, term in enumerate(rest):
+            if n == 0 and placed:
+                at_once = bytes(map(str.startswith, texts, repeat(term), first))
+                if at_once.count(1) == len(at_once):  # all there: nothing changes
+                    continue
+                found, hits = _found_later(texts, term, first, at_once)
+            elif len(term) == 1 and n == len(rest) - 1:
+                hits = bytes(map(operator.contains, texts, repeat(term)))
+                found = None
+            else:
+                found = list(map(str.find, texts, repeat(term), first if n == 0 else repeat(0)))
+                hits = bytes(map(operator.ge, found, repeat(0)))
+            reviews, texts = list(compress(reviews, hits)), list(compress(texts, hits))
+            places = array("i", compress(places, hits))
+            first = array("i", [0]) * len(reviews) if found is None else array("i", compress(found, hits))
+        return Found(rest[-1], reviews, texts, places, first)  # type: ignore[arg-type]  # an array
 
     def _missing(self, reviews: Sequence[Review]) -> list[Review]:
         return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
@@ -244,6 +285,22 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+def _found_later(
+    texts: list[str], term: str, starts: Sequence[int], at_once: bytes
+) -> tuple[list[int], bytes]:
+    """Where `term` first occurs in each text (-1: nowhere), and 0/1 flags of
+    where it does, given that it begins at `starts` where `at_once` says and
+    occurs only after them elsewhere."""
+    found = list(starts)
+    later = bytes(map(operator.not_, at_once))
+    again = map(
+        str.find, compress(texts, later), repeat(term), map(operator.add, compress(starts, later), repeat(1))
+    )
+    for n, place in zip(compress(range(len(found)), later), again, strict=True):
+        found[n] = place
+    return found, bytes(map(operator.ge, found, repeat(0)))
 
 
 def _place(review: Review) -> tuple:

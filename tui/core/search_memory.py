@@ -17,10 +17,11 @@ each way at 100,000.
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress, repeat
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -52,19 +53,48 @@ def narrows(new: tuple[str, ...], old: tuple[str, ...]) -> bool:
     return all(any(term in wanted for wanted in new) for term in old)
 
 
+class Found(NamedTuple, Generic[T]):
+    """An answer in full, one entry a review found, in the list's order: the
+    reviews, their texts, their places in the list, and where to look for
+    `term` in each text (where it first occurs, or before). A query typed
+    further looks for its longer term from there: found at once where it
+    begins, and it cannot occur before."""
+
+    term: str
+    reviews: list[T]
+    texts: list[str]
+    places: array
+    starts: array
+
+    def within(self, flags: Iterable[int]) -> Found[T]:
+        """The entries whose flag (one an entry) is set."""
+        flags = bytes(flags)
+        return Found(
+            self.term,
+            list(compress(self.reviews, flags)),
+            list(compress(self.texts, flags)),
+            array("i", compress(self.places, flags)),
+            array("i", compress(self.starts, flags)),
+        )
+
+
 class ListAnswers(Generic[T]):
     """The answers of searches of one list (kept alive here, so that `is`
     tells it from any list made later), most recent last."""
 
     KEEP = 64
-    """Answers kept: 64 × 12.5 KB at 100,000 reviews. A query typed and erased
-    a character at a time asks one answer a character."""
+    """Answers kept as bitsets: 64 × 12.5 KB at 100,000 reviews. A query typed
+    and erased a character at a time asks one answer a character."""
+
+    FULL = 4
+    """Answers kept in full (`Found`): ~3 MB each at most, at 100,000."""
 
     def __init__(self, source: Sequence[T]) -> None:
         self.source = source
         self.size = len(source)
         self.every = (1 << self.size) - 1
         self.found: dict[tuple[str, ...], int] = {}
+        self.full: dict[tuple[str, ...], Found[T]] = {}
         self.texts: list[str] | None = None  # the list's texts, in its order, once all are made
         self.looked_at = -1  # how many texts were made when `texts` was last looked for
 
@@ -84,14 +114,51 @@ class ListAnswers(Generic[T]):
         rest = tuple(term for term in wanted if term not in tested)
         return bits, rest, not rest
 
-    def remember(self, wanted: tuple[str, ...], bits: int) -> None:
+    def remember(self, wanted: tuple[str, ...], bits: int, full: Found[T] | None = None) -> None:
         self.found.pop(wanted, None)
         self.found[wanted] = bits
         while len(self.found) > self.KEEP:
             del self.found[next(iter(self.found))]
+        if full is not None:
+            self.full.pop(wanted, None)
+            self.full[wanted] = full
+            while len(self.full) > self.FULL:
+                del self.full[next(iter(self.full))]
 
-    def items(self, bits: int) -> list[T]:
-        """The reviews of `bits`, in the list's order."""
+    def typed_further(
+        self, wanted: tuple[str, ...], rest: tuple[str, ...], bits: int
+    ) -> tuple[Found[T] | None, bool]:
+        """The candidates `bits` in full, with where to look for a term of
+        `rest` in each (as `Found.term`): where a shorter term it begins with
+        first occurs, as a kept answer that `wanted` narrows found it (the
+        longer term cannot occur before); and whether those are places found
+        (a one-character term keeps none). None if no kept answer has that."""
+        best: tuple[str, tuple[str, ...]] | None = None
+        for before, full in self.full.items():
+            if before not in self.found or not narrows(wanted, before):
+                continue
+            for longer in rest:
+                if (
+                    longer != full.term
+                    and longer.startswith(full.term)
+                    and (best is None or len(full.term) > len(self.full[best[1]].term))
+                ):
+                    best = (longer, before)
+        if best is None:
+            return None, False
+        longer, before = best
+        full, kept = self.full[before], self.found[before]
+        placed = len(full.term) > 1
+        if bits != kept:  # narrowed by other answers too: bits is within kept
+            full = full.within(compress(flags_of(bits, self.size), flags_of(kept, self.size)))
+        return full._replace(term=longer), placed
+
+    def items(self, bits: int, wanted: tuple[str, ...] | None = None) -> list[T]:
+        """The reviews of `bits`, in the list's order (those of `wanted`'s
+        full answer if it is kept)."""
+        full = self.full.get(wanted) if wanted is not None else None
+        if full is not None:
+            return list(full.reviews)
         if bits == self.every:
             return list(self.source)
         return list(compress(self.source, flags_of(bits, self.size)))
