@@ -99,8 +99,20 @@ def test_a_query_narrowing_two_kept_answers_tests_only_where_both_matched() -> N
     assert len(both) < min(len(a), len(b))
     assert index.work(reviews, terms("a 调")) == 0  # both terms tested already: the AND is the answer
     assert index.select(reviews, terms("a 调")) == both == plain(reviews, "a 调")
-    assert index.work(reviews, terms("ab 调")) == len(both)  # only "ab", only where both matched
+    # Only "ab", only where both matched; looked for from each text's start: 4 a test.
+    assert index.work(reviews, terms("ab 调")) == 4 * len(both)
     assert index.select(reviews, terms("ab 调")) == plain(reviews, "ab 调")
+
+
+def test_a_term_typed_further_is_looked_for_where_the_shorter_began() -> None:
+    reviews = [review(f"x{n} ab{'c' if n % 3 else 'x'} ab{n % 2}", key=n) for n in range(60)]
+    index = SearchIndex()
+    found = index.select(reviews, terms("ab"))
+    assert len(found) == 60
+    assert index.work(reviews, terms("abc")) == len(found)  # one look a text: at "ab"
+    assert index.select(reviews, terms("abc")) == plain(reviews, "abc")
+    assert index.select(reviews, terms("ab1")) == plain(reviews, "ab1")  # after the first "ab"
+    assert index.select(reviews, terms("abx ab0")) == plain(reviews, "abx ab0")
 
 
 def test_answers_are_per_list_and_a_new_list_starts_afresh() -> None:
@@ -131,5 +143,7 @@ def test_prepare_makes_every_text_and_the_first_search_makes_none() -> None:
     index = SearchIndex()
     pieces = sum(1 for _ in index.prepare(reviews, piece=16))
     assert pieces > 1 and len(index) == len(reviews)
-    assert index.work(reviews, terms("a")) == len(reviews)  # tests only: no text left to make
+    assert index.work(reviews, terms("调")) == len(reviews)  # tests only: no text left to make
+    assert index.select(reviews, terms("调")) == plain(reviews, "调")
+    assert index.work(reviews, terms("a")) == 0  # a first character of code words: answered ahead
     assert index.select(reviews, terms("a")) == plain(reviews, "a")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import operator
 import re
+import string
 from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
@@ -104,23 +105,29 @@ class SearchIndex:
         answers = self._answers(reviews)
         for _ in self._search(answers, wanted, None):
             pass
-        return answers.items(answers.found[wanted], wanted)
+        return answers.items(answers.answer(wanted), wanted)
 
     def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
-        """How much `select` would do, in tests of a text made (~0.2 µs each);
-        a text to make (~20 µs) weighs 100. 0 when it answers from memory."""
+        """How much `select` would do, in tests of a text made (~0.2 µs each:
+        a character looked for, or a longer term where a shorter one it begins
+        with was found; a longer term looked for from the start weighs 4); a
+        text to make (~20 µs) weighs 100. 0 when it answers from memory."""
         if not query_terms:
             return 0
+        wanted = tuple(query_terms)
         answers = self._answers(reviews)
-        bits, rest, exact = answers.base(tuple(query_terms))
+        bits, rest, exact = answers.base(wanted)
         if exact:
             return 0
         count = bits.bit_count()
+        parent = answers.parent(wanted, rest)
+        placed = parent[0] if parent is not None and len(answers.full[parent[1]].term) > 1 else None
+        tests = count * sum(1 if len(term) == 1 or term == placed else 4 for term in rest)
         if answers.texts is not None:
-            return count * len(rest)
+            return tests
         # Texts to make, guessed without looking at each review (a look is ~3 ms
         # at 100,000): at least those beyond the number made.
-        return count * len(rest) + 100 * max(0, count - len(self._texts))
+        return tests + 100 * max(0, count - len(self._texts))
 
     def steps(
         self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
@@ -132,12 +139,20 @@ class SearchIndex:
         if query_terms:
             yield from self._search(self._answers(reviews), tuple(query_terms), piece)
 
+    PREPARED = string.ascii_lowercase + string.digits + "_"
+    """One-character queries `prepare` answers ahead: the first character of
+    most queries of code words (a first character tests every text)."""
+
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
-        """Make the texts not made yet, yielding every `piece` or so (a caller
-        runs this in the background, so that the first search does not read
-        every review's body)."""
+        """Make the texts not made yet and answer `PREPARED`, yielding every
+        `piece` texts or so (a caller runs this in the background, so that the
+        first search does not read every review's body)."""
         yield from self._make(reviews, piece)
-        self._aligned(self._answers(reviews))
+        answers = self._answers(reviews)
+        self._aligned(answers)
+        for char in self.PREPARED:
+            yield from self._search(answers, (char,), piece * 64)
+        answers.full.clear()  # candidates for a second character, but the 8 MB are better free
 
     def _search(
         self, answers: ListAnswers[Review], wanted: tuple[str, ...], piece: int | None

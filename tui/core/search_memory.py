@@ -94,6 +94,7 @@ class ListAnswers(Generic[T]):
         self.size = len(source)
         self.every = (1 << self.size) - 1
         self.found: dict[tuple[str, ...], int] = {}
+        self.chars: dict[tuple[str, ...], int] = {}  # one-character queries: kept for good
         self.full: dict[tuple[str, ...], Found[T]] = {}
         self.texts: list[str] | None = None  # the list's texts, in its order, once all are made
         self.looked_at = -1  # how many texts were made when `texts` was last looked for
@@ -101,29 +102,52 @@ class ListAnswers(Generic[T]):
     def base(self, wanted: tuple[str, ...]) -> tuple[int, tuple[str, ...], bool]:
         """Where `wanted` can match (a bitset), the terms still to test there,
         and whether that is the answer already (a query asked lately)."""
+        found = self.chars.get(wanted)
+        if found is not None:
+            return found, (), True
         found = self.found.get(wanted)
         if found is not None:
             self.found[wanted] = self.found.pop(wanted)  # used: kept longest
             return found, (), True
         bits = self.every
         tested: set[str] = set()
-        for before, answer in self.found.items():
-            if narrows(wanted, before):
-                bits &= answer
-                tested.update(before)
+        for kept in (self.chars, self.found):
+            for before, answer in kept.items():
+                if narrows(wanted, before):
+                    bits &= answer
+                    tested.update(before)
         rest = tuple(term for term in wanted if term not in tested)
         return bits, rest, not rest
 
     def remember(self, wanted: tuple[str, ...], bits: int, full: Found[T] | None = None) -> None:
-        self.found.pop(wanted, None)
-        self.found[wanted] = bits
-        while len(self.found) > self.KEEP:
-            del self.found[next(iter(self.found))]
+        if len(wanted) == 1 and len(wanted[0]) == 1:
+            self.chars[wanted] = bits  # a few of them (an alphabet), and the most asked
+        else:
+            self.found.pop(wanted, None)
+            self.found[wanted] = bits
+            while len(self.found) > self.KEEP:
+                del self.found[next(iter(self.found))]
         if full is not None:
             self.full.pop(wanted, None)
             self.full[wanted] = full
             while len(self.full) > self.FULL:
                 del self.full[next(iter(self.full))]
+
+    def parent(self, wanted: tuple[str, ...], rest: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
+        """A term of `rest` that a kept full answer's term begins (the longest
+        such), and that answer's query: `wanted` typed further from it."""
+        best: tuple[str, tuple[str, ...]] | None = None
+        for before, full in self.full.items():
+            if (before not in self.found and before not in self.chars) or not narrows(wanted, before):
+                continue
+            for longer in rest:
+                if (
+                    longer != full.term
+                    and longer.startswith(full.term)
+                    and (best is None or len(full.term) > len(self.full[best[1]].term))
+                ):
+                    best = (longer, before)
+        return best
 
     def typed_further(
         self, wanted: tuple[str, ...], rest: tuple[str, ...], bits: int
@@ -133,25 +157,20 @@ class ListAnswers(Generic[T]):
         first occurs, as a kept answer that `wanted` narrows found it (the
         longer term cannot occur before); and whether those are places found
         (a one-character term keeps none). None if no kept answer has that."""
-        best: tuple[str, tuple[str, ...]] | None = None
-        for before, full in self.full.items():
-            if before not in self.found or not narrows(wanted, before):
-                continue
-            for longer in rest:
-                if (
-                    longer != full.term
-                    and longer.startswith(full.term)
-                    and (best is None or len(full.term) > len(self.full[best[1]].term))
-                ):
-                    best = (longer, before)
+        best = self.parent(wanted, rest)
         if best is None:
             return None, False
         longer, before = best
-        full, kept = self.full[before], self.found[before]
+        full, kept = self.full[before], self.answer(before)
         placed = len(full.term) > 1
         if bits != kept:  # narrowed by other answers too: bits is within kept
             full = full.within(compress(flags_of(bits, self.size), flags_of(kept, self.size)))
         return full._replace(term=longer), placed
+
+    def answer(self, wanted: tuple[str, ...]) -> int:
+        """The kept answer of `wanted` (KeyError if none is)."""
+        found = self.chars.get(wanted)
+        return self.found[wanted] if found is None else found
 
     def items(self, bits: int, wanted: tuple[str, ...] | None = None) -> list[T]:
         """The reviews of `bits`, in the list's order (those of `wanted`'s

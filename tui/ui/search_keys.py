@@ -19,9 +19,12 @@ from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
 
-SEARCH_AT_ONCE = 12_000
+SEARCH_AT_ONCE = 40_000
 """Work (`SearchIndex.work`, which gives what its units cost) a key may do
-before its frame; more is searched off the key."""
+before its frame; more is searched off the key. Done at once, the results
+are in the key's frame; off the key, they come a frame later at best (the
+frame timer's next tick, up to 17 ms after the box's frame), so a search of
+a few milliseconds is better done at once."""
 
 SLICE_S = 0.004
 """Searching off the key: the longest stretch before the loop is let go."""
