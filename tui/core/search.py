@@ -21,7 +21,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
-from tui.core.search_memory import Found, ListAnswers, bits_at, flags_of
+from tui.core.search_memory import Found, ListAnswers, bits_at, bits_of, flags_of
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -149,10 +149,18 @@ class SearchIndex:
         first search does not read every review's body)."""
         yield from self._make(reviews, piece)
         answers = self._answers(reviews)
-        self._aligned(answers)
+        texts = self._aligned(answers)
+        if texts is None:
+            return  # the list changed meanwhile (a reload)
+        step = piece * 256
         for char in self.PREPARED:
-            yield from self._search(answers, (char,), piece * 64)
-        answers.full.clear()  # candidates for a second character, but the 8 MB are better free
+            if (char,) in answers.chars:
+                continue
+            hits = []
+            for start in range(0, len(texts), step):
+                hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
+                yield
+            answers.remember((char,), bits_of(b"".join(hits)))
 
     def _search(
         self, answers: ListAnswers[Review], wanted: tuple[str, ...], piece: int | None
