@@ -59,6 +59,11 @@ class SearchKeys(ReaderPanes):
         )
 
     async def _search_off_the_key(self, query: str, wanted: tuple[str, ...], source: list, turn: int) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()  # the box's frame first: its character, then the search
+        if turn != self.search_turn:
+            return
         before = self.filters
         started = time.perf_counter()
         for _ in self.search_index.steps(source, wanted):
