@@ -53,10 +53,19 @@ async def until_done(app: PrDigestApp, pilot, group: str) -> None:
     raise AssertionError(f"{group} never ended")
 
 
+@pytest.fixture(autouse=True)
+def at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search_keys, "PREPARE_AFTER_S", 0.01)  # not 2 s after the load
+
+
 async def test_every_text_is_made_once_loading_ends(tmp_path: Path, corpus: Path) -> None:
     app = PrDigestApp([corpus], tmp_path / "state.json", watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
+        for _ in range(100):
+            if busy(app, "search-texts"):
+                break
+            await pilot.pause(0.01)
         await until_done(app, pilot, "search-texts")
         reader = app.reader
         source = reader._source()

@@ -29,6 +29,12 @@ a few milliseconds is better done at once."""
 SLICE_S = 0.004
 """Searching off the key: the longest stretch before the loop is let go."""
 
+PREPARE_AFTER_S = 2.0
+"""How long after the load the search's texts start to be made: the load's
+own work (saving the cache, starting the watcher) and its peak memory are
+over by then, and the ~180 MB of texts at 100,000 reviews are not part of
+it. A search before that makes the texts it needs itself."""
+
 PREPARE_SLICE_S = 0.002
 """Making the search's texts after the load: the longest stretch before the
 loop is let go (a key pressed meanwhile waits at most this)."""
@@ -79,6 +85,9 @@ class SearchKeys(ReaderPanes):
         """Make every review's search text in the background once the files
         are loaded, so that the first character typed does not read every
         review's body (~1.4 s at 100,000)."""
+        self.set_timer(PREPARE_AFTER_S, self._start_preparing)
+
+    def _start_preparing(self) -> None:
         self.run_worker(
             self._prepare_search,  # type: ignore[arg-type]  # as in on_search_bar_changed
             group="search-texts",
