@@ -14,6 +14,8 @@ Textual method or attribute.
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
   `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
   tests/perf_guards/test_runtime.py.
+- `QuietInput`: an `Input` whose text changing width does not lay the screen
+  out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -29,6 +31,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.widgets import Input
 
 from tui import runtime
 from tui.ui.signals import TerminalOutput
@@ -188,6 +191,21 @@ class OneFrameScreen(Screen[None]):
             self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
         else:
             runtime.collect_full()
+
+
+class QuietInput(Input):
+    """An `Input` that lays out only itself as its text grows or shrinks.
+    Textual's `Input._watch_value` sets `virtual_size` (a reactive with
+    `layout=True`) to the text's width on every change: each character typed
+    in the search box laid the whole screen out (~8 ms at 100,000 reviews).
+    Set first as `set_virtual_size` does for the panes, the same assignment
+    then changes nothing. (Overrides a private Textual method; textual is
+    pinned exactly, and tests/perf_guards/test_search_frames.py fails if this
+    stops working.)"""
+
+    def _watch_value(self, value: str) -> None:
+        set_virtual_size(self, Size(self.content_width, 1))
+        super()._watch_value(value)
 
 
 def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:

@@ -45,9 +45,11 @@ class SearchBar(Horizontal):
         milliseconds to mount and style): `prepare` mounts it once the files are
         loaded, or the first `/` does."""
         if self._input is None:
-            from textual.widgets import Input, Label
+            from textual.widgets import Label
 
-            self._input = Input(placeholder=words().search_placeholder, id="search-input")
+            from tui.ui.patches import QuietInput
+
+            self._input = QuietInput(placeholder=words().search_placeholder, id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
             # Told as the value is set, in the key's own turn: `Input.Changed`
             # reaches the screen three message hops later, after the screen
