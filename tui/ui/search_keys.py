@@ -19,7 +19,7 @@ from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
 
-SEARCH_AT_ONCE = 40_000
+SEARCH_AT_ONCE = 30_000
 """Work (`SearchIndex.work`, which gives what its units cost) a key may do
 before its frame; more is searched off the key. Done at once, the results
 are in the key's frame; off the key, they come a frame later at best (the
