@@ -32,7 +32,7 @@ async def test_a_typed_character_and_its_results_share_one_frame(tmp_path: Path)
 
 async def test_typing_in_the_search_box_does_not_lay_the_screen_out(tmp_path: Path) -> None:
     """The box's text width changes with each character: Textual's `Input`
-    laid the whole screen out for it (tui.ui.patches.QuietInput)."""
+    laid the whole screen out for it (tui.ui.patches.quiet_input)."""
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)

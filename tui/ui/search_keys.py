@@ -96,12 +96,12 @@ class SearchKeys(ReaderPanes):
         )
 
     async def _prepare_search(self) -> None:
-        reviews = self.library.reviews
+        library = self.library.reviews
         started = time.perf_counter()
-        for _ in self.search_index.prepare(reviews):
+        for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
             if time.perf_counter() - started > PREPARE_SLICE_S:
                 await asyncio.sleep(PREPARE_PAUSE_S)
-                if self.library.reviews is not reviews:
+                if self.library.reviews is not library:
                     return  # a reload: a search makes the texts it lacks
                 started = time.perf_counter()
 

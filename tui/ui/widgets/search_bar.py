@@ -47,9 +47,9 @@ class SearchBar(Horizontal):
         if self._input is None:
             from textual.widgets import Label
 
-            from tui.ui.patches import QuietInput
+            from tui.ui.patches import quiet_input
 
-            self._input = QuietInput(placeholder=words().search_placeholder, id="search-input")
+            self._input = quiet_input()(placeholder=words().search_placeholder, id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
             # Told as the value is set, in the key's own turn: `Input.Changed`
             # reaches the screen three message hops later, after the screen
