@@ -9,9 +9,10 @@ reader keeps it while the index does not change); p50 and max per review. The
 PR map is built once first (the first run after a HEAD moves pays it: reported
 apart).
 
-Code view: headless, from `push_screen` to the frame after it, reading the
-file included, for a small file, a 10,000-line file and a real file of the
-clone; next to a bare Textual screen holding one Label, pushed the same way.
+Code view: headless, from `push_screen` of a screen holding the reader's code
+pane to the frame after it, reading the file included, for a small file, a
+10,000-line file and a real file of the clone; next to a bare Textual screen
+holding one Label, pushed the same way.
 
 In the reader: the real app, headless at 120x40, on an entry naming real files
 and symbols of the clone; each run selects the item, waits for its refs, then
@@ -108,7 +109,8 @@ def code_view(repo_dir: Path, runs: int) -> None:
     from textual.screen import Screen
     from textual.widgets import Label
 
-    from tui.ui.screens.code import CodeFile, CodeScreen
+    from tui.ui.widgets.code_pane import CodePane
+    from tui.ui.widgets.code_view import CodeFile
 
     clone = find_clone("vllm-project/vllm", repo_dir=repo_dir).clone
     assert clone is not None
@@ -120,11 +122,24 @@ def code_view(repo_dir: Path, runs: int) -> None:
         def compose(self):  # type: ignore[no-untyped-def]
             yield Label("hello")
 
+    class PaneScreen(Screen[None]):
+        """The reader's code pane on a screen of its own, showing `file`."""
+
+        def __init__(self, file: CodeFile) -> None:
+            super().__init__()
+            self.file = file
+
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield CodePane()
+
+        def on_mount(self) -> None:
+            self.query_one(CodePane).show_file(self.file)
+
     cases = {
         "bare Textual screen (Label)": lambda: Bare(),
-        "code view, 40 lines": lambda: CodeScreen(CodeFile("small.py", small, 20, "/x")),
-        "code view, 10,000 lines, line 9,000": lambda: CodeScreen(CodeFile("big.py", big, 9_000, "/x")),
-        f"code view, {real} read from the clone": lambda: CodeScreen(
+        "code view, 40 lines": lambda: PaneScreen(CodeFile("small.py", small, 20, "/x")),
+        "code view, 10,000 lines, line 9,000": lambda: PaneScreen(CodeFile("big.py", big, 9_000, "/x")),
+        f"code view, {real} read from the clone": lambda: PaneScreen(
             CodeFile(real, content.file_text(clone, real), 500, content.absolute_path(clone, real))
         ),
     }

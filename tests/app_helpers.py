@@ -8,6 +8,7 @@ from typing import NamedTuple
 from textual.app import App
 from textual.content import Content
 
+from tests.waiting import wait_until
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 
@@ -61,21 +62,17 @@ async def settled(app: PrDigestApp, pilot: object) -> None:
     ends): what the app does on its own after start is done."""
     from tui.ui.widgets.search_bar import SearchBar
 
-    for _ in range(500):
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    def done() -> bool:
         box = app.query_one(SearchBar)._input
-        if app.reader.load_progress is None and box is not None and box.is_mounted:
-            await pilot.pause()  # type: ignore[attr-defined]
-            return
-    raise AssertionError("the app never settled: still loading, or no search box")
+        return app.reader.load_progress is None and box is not None and box.is_mounted
+
+    await pilot.pause(0.02)  # type: ignore[attr-defined]
+    await wait_until(pilot, done, "the app to settle: the load's end and the search box")
+    await pilot.pause()  # type: ignore[attr-defined]
 
 
 async def all_saved(app: PrDigestApp, pilot: object) -> None:
     """Every mark made so far saved (saves run off the loop) and taken in."""
-    for _ in range(500):
-        if app.reader.saver.idle:
-            app.reader.saved()  # take in what the last save learned now, not when the loop gets to it
-            await pilot.pause()  # type: ignore[attr-defined]
-            return
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError("a save never finished")
+    await wait_until(pilot, lambda: app.reader.saver.idle, "the saves to finish")
+    app.reader.saved()  # take in what the last save learned now, not when the loop gets to it
+    await pilot.pause()  # type: ignore[attr-defined]

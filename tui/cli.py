@@ -23,6 +23,7 @@ from tui.output import guarded, out, warn
 if TYPE_CHECKING:
     from tui.clone.resolve import ReviewRefs
     from tui.core.model import Library
+    from tui.store.config import Config
     from tui.store.state import ReadState
 
 
@@ -227,18 +228,23 @@ def _status(argv: Sequence[str]) -> int:
 STATE_HELP = "where read marks are kept: a file, or a folder shared between machines (ends in / or exists)"
 
 
-def _marks(given: str | None) -> ReadState:
+def _marks(given: str | None, settings: Config | None = None) -> ReadState:
     """The marks `--state` names, else the config's `state:`, else the default
-    state file. The config is read (and a shared folder's code imported) only
-    when there is one."""
+    state file. The config (`settings`, if read already) is read (and a shared
+    folder's code imported) only when there is one."""
     from tui.store import locations
     from tui.store.marks_at import open_marks
 
-    if given is None and locations.config_file().exists():
-        from tui.store import config
-
-        given = config.load(locations.config_file(), keys=False).state
+    if given is None and (settings is not None or locations.config_file().exists()):
+        given = (settings or _settings()).state
     return open_marks(given)
+
+
+def _settings() -> Config:
+    """config.yaml, its keymap left for the App to check against its bindings."""
+    from tui.store import config, locations
+
+    return config.load(locations.config_file(), keys=False)
 
 
 LOCATIONS = ("config", "state", "ui", "cache")
@@ -326,13 +332,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui.ui.app import PrDigestApp
     from tui.ui.patches import survives_hang_up
 
+    settings = _settings() if locations.config_file().exists() else None  # parsed once, for both
     app = PrDigestApp(
         paths,
-        _marks(args.state),
+        _marks(args.state, settings),
         watch=not args.no_watch,
         config_path=locations.config_file(),
         ui_path=locations.ui_file(),
         first=first,
+        config=settings,
     )
     app.reader.repo_dir = args.repo_dir
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader

@@ -1,6 +1,7 @@
 """Core paths that stay off O(N) per key at 100,000 reviews give the answers
 a plain pass would: the search's memory of recent answers, the verdict run,
-the unread pass, the checklist size, a search leaving bodies packed."""
+the unread pass, a search leaving bodies packed. (The checklist size a packed
+review knows is checked where it is made: tests/load/test_cache_checks.py.)"""
 
 from __future__ import annotations
 
@@ -85,13 +86,6 @@ def test_a_search_leaves_packed_bodies_packed(tmp_path: Path) -> None:
     index = SearchIndex()
     assert index.select(library.reviews, terms("title"))
     assert all(r._body is None for r in library.reviews)
-
-
-def test_the_checklist_size_is_known_without_unpacking(tmp_path: Path) -> None:
-    library = _library(tmp_path, 50)
-    for review in library.reviews:
-        assert review._body is None
-        assert review.checks == len(review.checklist)
 
 
 def test_text_without_backticks_is_what_code_spans_show() -> None:

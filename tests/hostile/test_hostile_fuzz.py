@@ -6,6 +6,7 @@ The same target runs for as long as you like with
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from unittest.mock import patch
@@ -44,6 +45,40 @@ _PIECES = (
 _YAML_PIECES = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
 
 
+def _unreadable_yaml_is_one_located_problem(text: str, error: BaseException | None) -> None:
+    """What the loader makes of a text YAML cannot read (`error`), or of one
+    holding no document (None): no review and one problem, at the file's
+    line:column where YAML stopped (or 1:1), never a crash."""
+    from tui.load.parse import load_file
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.yaml"
+        path.write_bytes(text.encode("utf-8"))
+        result = load_file(path)
+    assert not result.reviews
+    [problem] = result.problems
+    assert problem.location.path == path and not problem.message.startswith("internal error"), problem
+    assert str(problem).startswith(f"{path}:{problem.location.line}:{problem.location.column}: ")
+    lines = text.splitlines() or [""]
+    assert 1 <= problem.location.line <= len(lines) + 1 and problem.location.column >= 1, problem
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if error is None:
+        assert (problem.location.line, problem.location.column) == (1, 1), problem
+        assert problem.message.startswith("empty file"), problem
+    elif (
+        mark is not None
+        and problem.message.startswith("invalid YAML")
+        and mark.index < len(text)  # at the end libyaml counts a line of its own
+        and not _ONLY_YAML_BREAKS.search(text)
+    ):
+        # Where YAML stopped; an editor counts these lines as YAML does.
+        assert (problem.location.line, problem.location.column) == (mark.line + 1, mark.column + 1), problem
+
+
+_ONLY_YAML_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+"""Line breaks where libyaml's count and an editor's may differ."""
+
+
 def _outcome(result: object) -> tuple[list, list]:
     reviews = [(r.location, r.title, r.summary, r.tags, r.focus) for r in result.reviews]  # type: ignore[attr-defined]
     return reviews, [str(p) for p in result.problems]  # type: ignore[attr-defined]
@@ -68,9 +103,11 @@ def test_reading_first_and_checking_limits_after_gives_what_checking_first_gives
 
     try:
         root = yaml.compose(text, Loader=yaml_nodes.Composer)
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, RecursionError) as exc:
+        _unreadable_yaml_is_one_located_problem(text, exc)
         return
     if root is None:
+        _unreadable_yaml_is_one_located_problem(text, None)
         return
     path = Path("x.yaml")
 

@@ -28,6 +28,7 @@ import pytest
 
 from tests.app_helpers import make_app, toasts, write_review
 from tests.deadline import deadline
+from tests.waiting import wait_until
 from tui.core.clock import HybridClock, Stamp
 from tui.load.cache import ParseCache
 from tui.store.saver import StateSaver
@@ -40,15 +41,6 @@ def fresh(path: Path) -> ReadState:
     state = ReadState(path)
     state.load()
     return state
-
-
-async def wait_for(pilot: object, condition, what: str, seconds: float = 10.0) -> None:
-    """Let the app run until `condition()` holds (a save off the loop has landed)."""
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError(f"never happened: {what}")
 
 
 def one_review_folder(tmp_path: Path) -> Path:
@@ -152,7 +144,7 @@ async def test_the_reader_warns_about_a_planted_lock_link_and_keeps_marks(tmp_pa
         def warned() -> list:
             return [n for n in toasts(app) if "not a regular file" in n.text]
 
-        await wait_for(pilot, lambda: warned(), "a warning about the lock file")
+        await wait_until(pilot, lambda: warned(), "a warning about the lock file")
         assert warned()[0].severity == "warning"
         assert app.reader.state.is_read(app.reader.current_key)
         assert app.is_running
@@ -387,10 +379,10 @@ async def test_r_unmarks_a_review_read_in_the_future(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.reader.current_key == REVIEW and app.reader.state.is_read(REVIEW)
         await pilot.press("r")
-        await wait_for(pilot, lambda: not fresh(path).is_read(REVIEW), "the unmark saved")
+        await wait_until(pilot, lambda: not fresh(path).is_read(REVIEW), "the unmark saved")
         assert not app.reader.state.is_read(REVIEW)
         await pilot.press("z")  # undo: read again, and that wins too
-        await wait_for(pilot, lambda: fresh(path).is_read(REVIEW), "the undo saved")
+        await wait_until(pilot, lambda: fresh(path).is_read(REVIEW), "the undo saved")
         assert app.reader.state.is_read(REVIEW)
 
 
@@ -608,10 +600,12 @@ async def test_the_reader_saves_again_once_the_disk_has_room(tmp_path: Path, sma
         def warned() -> list:
             return [n for n in toasts(app) if "Cannot save marks" in n.text]
 
-        await wait_for(pilot, lambda: warned(), "a warning that the disk is full")
+        await wait_until(pilot, lambda: warned(), "a warning that the disk is full")
         ballast.unlink()
         await pilot.press("j", "r")
-        await wait_for(pilot, lambda: path.exists() and len(fresh(path).read_keys()) == 2, "both marks saved")
+        await wait_until(
+            pilot, lambda: path.exists() and len(fresh(path).read_keys()) == 2, "both marks saved"
+        )
         assert len(warned()) == 1
     assert app.reader.saver.report is None
 
@@ -694,11 +688,11 @@ async def test_a_stopped_lock_holder_never_freezes_the_reader(tmp_path: Path) ->
                 def warned() -> list:
                     return [n for n in toasts(app) if "locked by another program" in n.text]
 
-                await wait_for(pilot, lambda: warned(), "a warning that the lock is held")
+                await wait_until(pilot, lambda: warned(), "a warning that the lock is held")
                 assert warned()[0].severity == "warning"
                 let_go(holder)
                 await pilot.press("r")  # the next change saves them all
-                await wait_for(
+                await wait_until(
                     pilot, lambda: path.exists() and len(fresh(path).read_keys()) == 2, "both marks saved"
                 )
                 assert len(warned()) == 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import make_app, screen_text, toasts
+from tests.waiting import wait_until
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.presenting import describe_changes
@@ -30,14 +31,6 @@ def review_yaml(
     )
 
 
-async def until(pilot, predicate, what: str, timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
     """Wait until the watcher sees changes: write a probe until it shows up, then remove it."""
     probe = folder / "zz-probe.yaml"
@@ -50,7 +43,7 @@ async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
             if "o/r:probe" in app.reader.library.by_key:
                 break
     probe.unlink()
-    await until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
+    await wait_until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
 
 
 def titles(app: PrDigestApp) -> list[str]:
@@ -73,23 +66,23 @@ async def test_edit_add_delete_and_rename(tmp_path: Path, folder: Path) -> None:
         assert titles(app) == ["one", "two"]
 
         (folder / "two.yaml").write_text(review_yaml("two", verdict="deep"), encoding="utf-8")
-        await until(pilot, lambda: app.reader.library.by_key["o/r:two"].verdict == "deep", "edit")
+        await wait_until(pilot, lambda: app.reader.library.by_key["o/r:two"].verdict == "deep", "edit")
         assert titles(app) == ["one", "two"]
 
         sub = folder / "sub"
         sub.mkdir()
         (sub / "three.yaml").write_text(review_yaml("three", tags="[c]"), encoding="utf-8")
-        await until(pilot, lambda: "three" in titles(app), "added file")
+        await wait_until(pilot, lambda: "three" in titles(app), "added file")
         assert "c" in app.query_one(TagList).tags
 
         (folder / "one.yaml").rename(folder / "uno.yaml")
-        await until(
+        await wait_until(
             pilot, lambda: app.reader.library.by_key["o/r:one"].location.path == folder / "uno.yaml", "rename"
         )
         assert sorted(titles(app)) == ["one", "three", "two"]
 
         (sub / "three.yaml").unlink()
-        await until(pilot, lambda: "three" not in titles(app), "deletion")
+        await wait_until(pilot, lambda: "three" not in titles(app), "deletion")
         assert "c" not in app.query_one(TagList).tags
         messages = [n.text for n in toasts(app)]
         assert any("updated" in m for m in messages) and any("added" in m for m in messages)
@@ -104,7 +97,7 @@ async def test_open_review_deleted_moves_to_a_neighbour(tmp_path: Path, folder: 
         await pilot.pause()
         assert app.query_one(ReviewView).review.title == "two"
         (folder / "two.yaml").unlink()
-        await until(pilot, lambda: "two" not in titles(app), "deletion")
+        await wait_until(pilot, lambda: "two" not in titles(app), "deletion")
         assert app.query_one(ReviewView).review.title == "three"
         assert app.focused is app.query_one(ReviewView)
 
@@ -118,7 +111,7 @@ async def test_atomic_and_vim_style_saves_are_one_update(tmp_path: Path, folder:
         tmp = folder / ".one.yaml.tmp123"
         tmp.write_text(review_yaml("one", focus=("atomic",)), encoding="utf-8")
         os.replace(tmp, folder / "one.yaml")
-        await until(
+        await wait_until(
             pilot, lambda: app.reader.library.by_key["o/r:one"].focus[0].text == "atomic", "atomic save"
         )
         await pilot.pause(0.3)
@@ -133,7 +126,9 @@ async def test_atomic_and_vim_style_saves_are_one_update(tmp_path: Path, folder:
         (folder / "two.yaml~").unlink()
         (folder / "#two.yaml#").write_text("emacs autosave", encoding="utf-8")
         (folder / ".#two.yaml").write_text("emacs lock", encoding="utf-8")
-        await until(pilot, lambda: app.reader.library.by_key["o/r:two"].focus[0].text == "vim", "vim save")
+        await wait_until(
+            pilot, lambda: app.reader.library.by_key["o/r:two"].focus[0].text == "vim", "vim save"
+        )
         await pilot.pause(0.3)
         assert app.loads.reloads == before + 1
         assert not app.reader.library.all_problems()  # temp files were never read
@@ -148,23 +143,23 @@ async def test_invalid_file_keeps_last_good_version_until_fixed(tmp_path: Path, 
         # Wait for this problem, not any: write_text truncates first, and a reload
         # that reads the file in between sees it empty ("empty file", line 1) until
         # the next change event brings the rest.
-        await until(pilot, lambda: "invalid YAML" in str(app.reader.library.all_problems()), "problem")
+        await wait_until(pilot, lambda: "invalid YAML" in str(app.reader.library.all_problems()), "problem")
         assert titles(app) == ["one", "two"]  # still shown
         row = app.query_one(ReviewList).rows[0]
         assert row.stale
         assert "stale" in screen_text(app) and "1 problem (p)" in screen_text(app)
         # notify() posts a message: the App adds the notice when it handles it.
-        await until(pilot, lambda: any("1 file has a problem" in n.text for n in toasts(app)), "notice")
+        await wait_until(pilot, lambda: any("1 file has a problem" in n.text for n in toasts(app)), "notice")
         problem = app.reader.library.all_problems()[0]
         assert problem.location.path == folder / "one.yaml" and problem.location.line >= 8
         # a half-written file: a schema error this time
         (folder / "one.yaml").write_text("title: one\nrepo: o/r\n", encoding="utf-8")
-        await until(
+        await wait_until(
             pilot, lambda: "missing required field" in str(app.reader.library.all_problems()), "schema error"
         )
         assert app.reader.library.by_key["o/r:one"].focus[0].text == "f1"
         (folder / "one.yaml").write_text(good.replace("f1", "fixed"), encoding="utf-8")
-        await until(pilot, lambda: not app.reader.library.all_problems(), "fix")
+        await wait_until(pilot, lambda: not app.reader.library.all_problems(), "fix")
         assert not app.query_one(ReviewList).rows[0].stale
         assert app.reader.library.by_key["o/r:one"].focus[0].text == "fixed"
 
@@ -195,7 +190,7 @@ async def test_place_is_kept_across_a_reload(tmp_path: Path) -> None:
         )
         text = text.replace("它展示了 vLLM 中", "它展示了 vLLM 里")
         page.write_text(text, encoding="utf-8")
-        await until(pilot, lambda: "补充一句" in (view.review.verdict_note or ""), "reload")
+        await wait_until(pilot, lambda: "补充一句" in (view.review.verdict_note or ""), "reload")
         await pilot.pause()
         assert app.reader.filters.tag == "refactor"
         assert app.reader.current_key == key
@@ -222,7 +217,7 @@ async def test_updated_since_read_keeps_unchanged_checks(tmp_path: Path, folder:
             review_yaml("one", focus=("keep me", "changed", "brand new")).replace("s of one", "new summary"),
             encoding="utf-8",
         )
-        await until(pilot, lambda: view.review.summary == "new summary", "reload")
+        await wait_until(pilot, lambda: view.review.summary == "new summary", "reload")
         row = app.query_one(ReviewList).rows[0]
         assert row.updated and row.done == 1
         keep = view.checklist[0]
@@ -291,7 +286,7 @@ async def test_quit_while_a_burst_is_applied(tmp_path: Path, folder: Path) -> No
         await watching(pilot, app, folder)
         for n in range(500):
             (folder / f"q{n:03}.yaml").write_text(review_yaml(f"q {n}"), encoding="utf-8")
-        await until(
+        await wait_until(
             pilot, lambda: app.loads._applying or len(app.reader.library.reviews) > 2, "burst to start"
         )
         started = time.monotonic()
@@ -305,11 +300,11 @@ async def test_watched_folder_removed_and_recreated(tmp_path: Path, folder: Path
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await watching(pilot, app, folder)
         shutil.rmtree(folder)
-        await until(pilot, lambda: not app.reader.library.reviews, "folder removal")
-        await until(pilot, lambda: any("missing" in n.text for n in toasts(app)), "notice")
+        await wait_until(pilot, lambda: not app.reader.library.reviews, "folder removal")
+        await wait_until(pilot, lambda: any("missing" in n.text for n in toasts(app)), "notice")
         folder.mkdir()
         (folder / "back.yaml").write_text(review_yaml("back"), encoding="utf-8")
-        await until(pilot, lambda: titles(app) == ["back"], "re-created folder")
+        await wait_until(pilot, lambda: titles(app) == ["back"], "re-created folder")
         assert app.is_running
 
 
@@ -357,7 +352,7 @@ async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder:
         view = app.query_one(ReviewView)
         assert view.checked == {"focus:stable", view.checklist[1].key}
         (folder / "one.yaml").write_text(page("second wording"), encoding="utf-8")
-        await until(pilot, lambda: view.checklist[0].text == "second wording", "reload")
+        await wait_until(pilot, lambda: view.checklist[0].text == "second wording", "reload")
         assert view.checked == {view.checklist[1].key}  # same id, new text: unchecked
         assert view.changes.edited == {"focus:stable"}
 
@@ -381,15 +376,15 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
     app.loads.cache_save_quiet_s = 1.0
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
-        await until(pilot, lambda: not app.loads._applying, "the probe's reload")
+        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
         saves.clear()
         for n in range(4):
             last_edit = time.monotonic()  # the quiet time runs from after this write is seen
             (folder / "one.yaml").write_text(review_yaml(f"one, edit {n}"), encoding="utf-8")
-            await until(pilot, lambda n=n: titles(app)[0] == f"one, edit {n}", f"edit {n}")
+            await wait_until(pilot, lambda n=n: titles(app)[0] == f"one, edit {n}", f"edit {n}")
             assert saves == []  # still editing
             await pilot.pause(0.2)
-        await until(pilot, lambda: saves, "the save")
+        await wait_until(pilot, lambda: saves, "the save")
         assert saves[0] - last_edit > 0.9  # 1.0 s of quiet, less a timer's slack
         await pilot.pause(1.5)
         assert len(saves) == 1

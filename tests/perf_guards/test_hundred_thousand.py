@@ -6,15 +6,14 @@ come from the YAML text itself, not from the loader. Runs in CI with the rest
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from tests.bench_corpus import generate
+from tests.waiting import wait_until
 from tui.core.model import ALL_TAG, VERDICTS
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
@@ -41,13 +40,6 @@ def _expected(folder: Path) -> tuple[Counter, Counter, int]:
     return verdicts, tags, term
 
 
-async def _until(condition, what: str, seconds: float = 150) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        await asyncio.sleep(0.1)
-
-
 async def test_a_hundred_thousand_reviews_open_navigate_search_and_count(tmp_path: Path) -> None:
     folder = tmp_path / "entries"
     generate(folder, REVIEWS, seed=0, per_file=10)
@@ -60,9 +52,12 @@ async def test_a_hundred_thousand_reviews_open_navigate_search_and_count(tmp_pat
         await pilot.pause()
         listing = app.query_one(ReviewList)
         assert listing.rows  # reviews on screen before loading ends
-        await _until(
+        await wait_until(
+            pilot,
             lambda: app.reader.load_progress is None and len(app.reader.library.reviews) == REVIEWS,
-            "loading never ended",
+            "the load's end",
+            150,
+            0.1,
         )
         await pilot.pause()
         assert not app.reader.library.all_problems()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.clone_repo import REPO, build
+from tests.waiting import wait_until
 from tui.ui.app import PrDigestApp
 
 ENTRY = f"""\
@@ -40,19 +41,9 @@ def _app(tmp_path: Path) -> PrDigestApp:
 
 async def _open_ref(pilot) -> None:  # type: ignore[no-untyped-def]
     app = pilot.app
-    for _ in range(500):
-        await pilot.pause(0.02)
-        if app.reader.clones.resolved:
-            break
-    else:
-        raise AssertionError("the refs never resolved against the clone")
+    await wait_until(pilot, lambda: app.reader.clones.resolved, "the refs to resolve against the clone")
     await pilot.press("enter", "enter")
-    for _ in range(300):
-        await pilot.pause(0.02)
-        if app.reader.code_pane.has_class("-open"):
-            break
-    else:
-        raise AssertionError("the code pane never opened")
+    await wait_until(pilot, lambda: app.reader.code_pane.has_class("-open"), "the code pane to open")
     await pilot.pause(0.1)
 
 

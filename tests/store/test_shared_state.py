@@ -20,6 +20,7 @@ from tui.store import journal, locations
 from tui.store.config import load as load_config
 from tui.store.machine import Machine, this_machine
 from tui.store.shared import SharedState, open_state
+from tui.store.shared_scan import read_folder
 from tui.store.state import ReadState
 
 REVIEW = "o/r#1"
@@ -192,6 +193,25 @@ def test_a_file_grown_is_read_from_where_the_last_read_stopped(tmp_path: Path) -
     a.save()
     b.take(b.poll())
     assert not b.is_read(REVIEW)
+
+
+def test_a_bad_line_in_a_grown_file_is_numbered_from_the_files_start(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    a = machine(folder, "laptop", tmp_path)
+    for n in range(5):
+        a.set_read(f"o/r#{n}", True)
+        a.save()
+    b = machine(folder, "desktop", tmp_path)  # it read laptop's file at its start
+    laptop = folder / "laptop.marks"
+    held = laptop.read_bytes()
+    good = held.splitlines(keepends=True)[1]
+    with open(laptop, "ab") as out:
+        out.write(good + b"not a record\n" + good)  # grown: only what follows is read
+    [arrival] = [p for p in b.poll().parsed if p.header is not None and p.header.machine == "laptop"]
+    assert arrival.broken is not None
+    bad_line = len(held.splitlines()) + 2
+    assert arrival.broken.startswith(f"line {bad_line}: ")
+    assert arrival.broken == read_folder(folder, None).broken["laptop.marks"]  # as a start numbers it
 
 
 def test_the_first_use_of_a_folder_takes_the_local_marks_with_it(tmp_path: Path) -> None:

@@ -125,6 +125,34 @@ def test_config_load_never_raises(tmp_path: Path) -> None:
     assert "Cannot read" in config.load(folder).warnings[0]
 
 
+def test_a_keymap_checked_later_warns_as_load_does(tmp_path: Path) -> None:
+    """The command line reads the config with `keys=False` and the App checks
+    the keymap after: the same keymap, the same warnings in the same order."""
+    ids = {"search", "review.read"}
+    cases = {
+        "in order": b"colour: red\nrepos: [x]\nkeymap:\n  nope: k\n  search: notakey\nmute: 5\n",
+        "invalid yaml": b"keymap:\n  review.read: [m\n",
+        "keymap list": b"keymap: [a, b]\n",
+        "non-string keys": b"keymap:\n  search: 5\n  review.read: [ctrl+f, f3]\nviews: 3\n",
+        "no keymap": b"mute: [ci]\nviews: 3\n",
+        "binary": b"\xff\xfe\x00bad",
+    }
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_bytes(data)
+        at_once = config.load(path, ids, valid_key)
+        later = config.check_keymap(config.load(path, keys=False), ids, valid_key)
+        assert (later.keymap, later.warnings) == (at_once.keymap, at_once.warnings), name
+    in_order = config.load(tmp_path / "in order.yaml", ids, valid_key).warnings
+    named = ["`colour`", "`repos`", "`search`", "`nope`", "`mute`"]  # the keymap's between the others
+    assert len(in_order) == len(named)
+    assert all(name in warning for name, warning in zip(named, in_order, strict=True))
+    assert (
+        "invalid YAML at line 3, column 1"
+        in config.load(tmp_path / "invalid yaml.yaml", keys=False).warnings[0]
+    )
+
+
 async def test_no_config_path_means_no_config(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:

@@ -7,10 +7,10 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 from tests.app_helpers import screen_text, settled, write_review
+from tests.waiting import wait_until
 from tui.store.machine import Machine
 from tui.store.shared import SharedState
 from tui.ui.app import PrDigestApp
@@ -47,15 +47,6 @@ def other_machine(tmp_path: Path, folder: Path, *marks: str) -> None:
     assert out.returncode == 0, out.stderr
 
 
-async def wait_for(pilot: object, condition, what: str, seconds: float = 10.0) -> float:
-    start = time.monotonic()
-    while time.monotonic() - start < seconds:
-        if condition():
-            return time.monotonic() - start
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError(f"never happened: {what}")
-
-
 async def test_the_open_reader_shows_marks_made_on_another_machine(tmp_path: Path) -> None:
     entries = tmp_path / "entries"
     entries.mkdir()
@@ -66,7 +57,7 @@ async def test_the_open_reader_shows_marks_made_on_another_machine(tmp_path: Pat
     app = PrDigestApp([entries], state, watch=False)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settled(app, pilot)
-        await wait_for(pilot, lambda: app.reader.marks_sync._busy is False and folder.is_dir(), "watching")
+        await wait_until(pilot, lambda: app.reader.marks_sync._busy is False and folder.is_dir(), "watching")
         await pilot.pause(1.5)  # the watcher in place
         await pilot.press("j")
         await pilot.pause()
@@ -75,9 +66,11 @@ async def test_the_open_reader_shows_marks_made_on_another_machine(tmp_path: Pat
         item = review.focus[0].key
         assert "3 unread" in screen_text(app) and f"[✓] look at {review.title}" not in screen_text(app)
         other_machine(tmp_path, folder, "read=o/r#3", f"check={place}={item}")
-        landed = await wait_for(pilot, lambda: app.reader.state.is_read("o/r#3"), "the other machine's mark")
+        landed = await wait_until(
+            pilot, lambda: app.reader.state.is_read("o/r#3"), "the other machine's mark"
+        )
         print(f"shown {landed:.3f} s after the other machine's save returned")  # bench/README.md
-        await wait_for(pilot, lambda: item in app.reader.checked(review), "the other machine's check")
+        await wait_until(pilot, lambda: item in app.reader.checked(review), "the other machine's check")
         await pilot.pause()
         assert app.reader.current_key == place  # the reader's place is kept
         assert app.reader.review_list.key == place

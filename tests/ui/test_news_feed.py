@@ -3,15 +3,13 @@ arguments, the real watcher, and files added and changed while the reader runs."
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from tests.app_helpers import all_saved, settled
 from tests.ui.test_notifier import recorder, runs
+from tests.waiting import wait_until
 from tui.store import known, locations
 from tui.ui.app import PrDigestApp
-
-TIMEOUT = 20.0
 
 
 def entry(title: str, *, tags: str = "[a]", summary: str = "s") -> str:
@@ -27,13 +25,6 @@ def reader(tmp_path: Path, folder: Path) -> PrDigestApp:
     return app
 
 
-async def until(pilot, predicate, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.05)
-
-
 async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
     probe = folder / "zz-probe.yaml"
     while "o/r:probe" not in app.reader.library.by_key:
@@ -43,7 +34,7 @@ async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
             if "o/r:probe" in app.reader.library.by_key:
                 break
     probe.unlink()
-    await until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
+    await wait_until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
 
 
 async def test_new_and_updated_reviews_are_told_at_start_and_on_reload(tmp_path: Path) -> None:
@@ -55,7 +46,7 @@ async def test_new_and_updated_reviews_are_told_at_start_and_on_reload(tmp_path:
     app = reader(tmp_path, folder)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
-        await until(pilot, lambda: known.load(locations.known_file()) is not None, "the known keys")
+        await wait_until(pilot, lambda: known.load(locations.known_file()) is not None, "the known keys")
         await pilot.press("r")  # one is read: a change to it is news from now on
         await all_saved(app, pilot)
         await pilot.pause(0.5)
@@ -67,7 +58,7 @@ async def test_new_and_updated_reviews_are_told_at_start_and_on_reload(tmp_path:
     app = reader(tmp_path, folder)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
-        await until(pilot, lambda: len(runs(tmp_path)) == 1, "the start's run")
+        await wait_until(pilot, lambda: len(runs(tmp_path)) == 1, "the start's run")
         assert runs(tmp_path)[0]["argv"] == ["--count=1"]
         assert runs(tmp_path)[0]["stdin"] == "two\n"
 
@@ -75,7 +66,7 @@ async def test_new_and_updated_reviews_are_told_at_start_and_on_reload(tmp_path:
         await watching(pilot, app, folder)
         (folder / "three.yaml").write_text(entry("three"), encoding="utf-8")
         (folder / "one.yaml").write_text(entry("one", summary="changed"), encoding="utf-8")
-        await until(pilot, lambda: len(runs(tmp_path)) >= 2, "the reload's run")
+        await wait_until(pilot, lambda: len(runs(tmp_path)) >= 2, "the reload's run")
         await pilot.pause(0.5)
         got = runs(tmp_path)[1:]
         told = sorted(line for run in got for line in run["stdin"].splitlines())
@@ -108,6 +99,8 @@ async def test_a_failing_program_is_one_warning(tmp_path: Path) -> None:
     app.news.quiet_s = 0.2
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settled(app, pilot)
-        await until(pilot, lambda: runs(tmp_path), "the run")
-        await until(pilot, lambda: any("status 3" in str(n.message) for n in app._notifications), "warning")
+        await wait_until(pilot, lambda: runs(tmp_path), "the run")
+        await wait_until(
+            pilot, lambda: any("status 3" in str(n.message) for n in app._notifications), "warning"
+        )
         assert runs(tmp_path)[0]["stdin"] == "one\n"

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from tests.waiting import wait_until
 from tui.ui.notifier import Notifier, arguments
 
 
@@ -36,14 +37,6 @@ def runs(tmp_path: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
-async def wait_for(condition, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.02)
-
-
 def test_count_is_replaced_in_arguments_not_formatted() -> None:
     assert arguments(("/bin/p", "{count} new", "{x} {0}"), 3) == ["/bin/p", "3 new", "{x} {0}"]
 
@@ -54,7 +47,7 @@ async def test_offers_within_the_quiet_time_make_one_run_with_titles_on_stdin(tm
     notifier.offer(["Alpha"])
     await asyncio.sleep(0.1)
     notifier.offer(["Beta\x1b]0;pwn\x07", "Alpha"])  # a title twice is told once
-    await wait_for(lambda: runs(tmp_path))
+    await wait_until(None, lambda: runs(tmp_path), "the run")
     await asyncio.sleep(0.4)
     got = runs(tmp_path)
     assert len(got) == 1
@@ -70,7 +63,7 @@ async def test_runs_never_overlap(tmp_path: Path) -> None:
     notifier.offer(["one"])
     await asyncio.sleep(0.3)  # the first run is going
     notifier.offer(["two"])
-    await wait_for(lambda: len(runs(tmp_path)) == 2)
+    await wait_until(None, lambda: len(runs(tmp_path)) == 2, "the second run")
     first, second = runs(tmp_path)
     assert second["start"] >= first["end"]
     assert first["stdin"] == "one\n" and second["stdin"] == "two\n"
@@ -81,13 +74,13 @@ async def test_a_failing_program_is_one_warning_per_run(tmp_path: Path) -> None:
     warnings: list[str] = []
     notifier = Notifier((str(recorder(tmp_path, code=3)),), warnings.append, quiet_s=0.05)
     notifier.offer(["one"])
-    await wait_for(lambda: warnings)
+    await wait_until(None, lambda: warnings, "a warning")
     await asyncio.sleep(0.2)
     assert len(warnings) == 1 and "exited with status 3" in warnings[0]
     gone = tmp_path / "gone"
     missing = Notifier((str(gone),), warnings.append, quiet_s=0.05)
     missing.offer(["x"])
-    await wait_for(lambda: len(warnings) == 2)
+    await wait_until(None, lambda: len(warnings) == 2, "the second warning")
     assert str(gone) in warnings[1]
     await notifier.stop()
     await missing.stop()
@@ -96,7 +89,7 @@ async def test_a_failing_program_is_one_warning_per_run(tmp_path: Path) -> None:
 async def test_stop_ends_a_running_program_within_a_second(tmp_path: Path) -> None:
     notifier = Notifier((str(recorder(tmp_path, sleep=30, ignore_term=True)),), [].append, quiet_s=0.05)
     notifier.offer(["slow"])
-    await wait_for(lambda: notifier.running is not None)
+    await wait_until(None, lambda: notifier.running is not None, "the program started")
     pid = notifier.running
     await asyncio.sleep(0.2)  # it is running (and ignores SIGTERM)
     started = time.monotonic()

@@ -1,6 +1,6 @@
 """Refs in the reader (Pilot): `enter` on an item or a note opens its ref in the
 code pane at the right line, `e` the editor, `d` / `D` the PR's diff, `escape` back with
-the review's place kept, the picker, `space` checking the step, no clone."""
+the review's place kept, the picker, `space` checking the step or note, no clone."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 
 from tests.app_helpers import all_saved, screen_text, settled
 from tests.clone_repo import ENGINE, REPO, build, commit
+from tests.waiting import wait_until
 from tui.ui.app import PrDigestApp
-from tui.ui.screens.code import DiffScreen
+from tui.ui.screens.diff import DiffScreen
 from tui.ui.screens.ref_picker import RefPicker
 from tui.ui.widgets.code_pane import CodePane
 from tui.ui.widgets.review_view import ReviewView
@@ -87,22 +88,15 @@ def reader_app(tmp_path: Path, entries: Path, repo_dir: Path | None) -> PrDigest
 
 async def resolved(app: PrDigestApp, pilot: object, count: int = 1) -> None:
     """The selected review's refs resolved and delivered."""
-    for _ in range(500):
-        if app.reader.clones.resolved >= count:
-            await pilot.pause()  # type: ignore[attr-defined]
-            return
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError("the refs were never resolved")
+    await wait_until(pilot, lambda: app.reader.clones.resolved >= count, "the refs to be resolved")
+    await pilot.pause()  # type: ignore[attr-defined]
 
 
 async def code_shown(app: PrDigestApp, pilot: object) -> CodePane:
-    for _ in range(300):
-        pane = app.reader.code_pane
-        if pane.has_class("-open") and pane.display:
-            await pilot.pause()  # type: ignore[attr-defined]
-            return pane
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    raise AssertionError("the code pane never opened")
+    pane = app.reader.code_pane
+    await wait_until(pilot, lambda: pane.has_class("-open") and pane.display, "the code pane to open")
+    await pilot.pause()  # type: ignore[attr-defined]
+    return pane
 
 
 async def open_review(app: PrDigestApp, pilot: object) -> ReviewView:
@@ -252,6 +246,31 @@ async def test_space_in_the_code_pane_checks_the_step_it_was_opened_from(
         assert "[✓] 1. Start at" in screen_text(app)
 
 
+async def test_space_in_the_code_pane_checks_the_note_it_was_opened_from(
+    tmp_path: Path, clone: Path, entries: Path
+) -> None:
+    app = reader_app(tmp_path, entries, clone)
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_review(app, pilot)
+        await pilot.press(*["j"] * 7)  # the second action: `pkg/other.py`
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        assert pane.file is not None and pane.file.path == "pkg/other.py"
+        assert "What to do 2/2 •" in screen_text(app)
+        note = view.stops[7].key
+        await pilot.press("space")
+        await all_saved(app, pilot)
+        assert note in app.reader.state.checked(app.reader.current_key)
+        assert "What to do 2/2 ✓" in screen_text(app)
+        await pilot.press("space")  # and back, as in the review pane
+        await all_saved(app, pilot)
+        assert note not in app.reader.state.checked(app.reader.current_key)
+        assert "What to do 2/2 •" in screen_text(app)
+        await pilot.press("space", "escape")
+        await all_saved(app, pilot)
+        assert app.focused is view and "✓ Compare with pkg/other.py" in screen_text(app)
+
+
 async def test_e_opens_the_editor_at_the_line_with_the_absolute_path(
     tmp_path: Path, clone: Path, entries: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -272,6 +291,41 @@ async def test_e_opens_the_editor_at_the_line_with_the_absolute_path(
     assert record.read_text().split("\n") == [f"+{START}", str(clone.resolve() / "pkg/engine.py")]
 
 
+async def test_e_on_a_file_read_from_a_commit_says_read_only_and_starts_no_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "widgets"
+    commits = build(root)
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "legacy.yaml").write_text(
+        f"repo: {REPO}\nentries:\n  - title: Legacy out\n    pr: 20\n    tags: [old]\n    verdict: quick\n"
+        "    summary: Gone.\n    focus:\n      - text: What `old_copy()` was\n",
+        encoding="utf-8",
+    )
+    record = tmp_path / "argv.txt"
+    editor = tmp_path / "fake-editor"
+    editor.write_text(f"#!{sys.executable}\nopen({str(record)!r}, 'w').write('started')\n")
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
+    monkeypatch.setenv("EDITOR", str(editor))
+    app = reader_app(tmp_path, folder, root)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("enter")
+        pane = await code_shown(app, pilot)
+        parent = commits["10"]  # the parent of the PR that deleted it
+        assert pane.file is not None and (pane.file.path, pane.file.line) == ("pkg/legacy.py", 6)
+        assert pane.file.absolute is None and pane.file.commit == parent
+        read_only = f"pkg/legacy.py:6 as of {parent[:12]}, before the PR (read-only)"
+        assert read_only in screen_text(app)  # the title
+        await pilot.press("e")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [read_only]
+        assert app.screen is app.reader and pane.has_class("-open")
+    assert not record.exists()
+
+
 async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: Path) -> None:
     app = reader_app(tmp_path, entries, clone)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -279,10 +333,7 @@ async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: P
         await pilot.press("enter")
         await code_shown(app, pilot)
         await pilot.press("d")
-        for _ in range(200):
-            if isinstance(app.screen, DiffScreen):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff")
         assert isinstance(app.screen, DiffScreen)
         assert [path for path, _ in app.screen.parts] == ["pkg/engine.py"]
         assert "+def tune() -> None:" in app.screen.text
@@ -291,10 +342,7 @@ async def test_d_and_D_show_the_prs_diff(tmp_path: Path, clone: Path, entries: P
         await pilot.pause()
         assert app.screen is app.reader and app.reader.code_pane.has_class("-open")
         await pilot.press("D")
-        for _ in range(200):
-            if isinstance(app.screen, DiffScreen):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff")
         assert isinstance(app.screen, DiffScreen)
         assert sorted(path for path, _ in app.screen.parts) == ["pkg/engine.py", "pkg/sched/scheduler.py"]
 
@@ -316,10 +364,7 @@ async def test_an_ambiguous_ref_opens_a_picker(tmp_path: Path, clone: Path, entr
         await pilot.press("j")  # the review with no PR
         await resolved(app, pilot, 2)
         await pilot.press("enter", "enter")
-        for _ in range(100):
-            if isinstance(app.screen, RefPicker):
-                break
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: isinstance(app.screen, RefPicker), "the picker")
         picker = app.screen
         assert isinstance(picker, RefPicker)
         assert picker.places == ["pkg/core/scheduler.py", "pkg/sched/scheduler.py"]

@@ -33,6 +33,7 @@ import os
 import stat
 import zlib
 from collections.abc import Iterator
+from operator import itemgetter
 from pathlib import Path
 
 from tui.core.model import BODY, FileUpdate, Location, Problem, Review, body_default
@@ -126,25 +127,28 @@ class Source:
         return self.file.read(self.bodies_at + offset, length)
 
 
-class _Body:
+class _Body(tuple):
     """A review's body still in a cache file: read when first needed. `offset`
     and `length` are its page's block, `start` and `end` the body in the block
-    once inflated."""
+    once inflated. A tuple (source, offset, length, start, end, location): a
+    warm start makes one per review, and `tuple.__new__` makes it without a
+    call into Python."""
 
-    __slots__ = ("end", "length", "location", "offset", "source", "start")
+    __slots__ = ()
 
-    def __init__(
-        self, source: Source | None, offset: int, length: int, start: int, end: int, location: Location
-    ) -> None:
-        self.source, self.offset, self.length, self.start, self.end = source, offset, length, start, end
-        self.location = location
+    source: Source | None = property(itemgetter(0))  # type: ignore[assignment]
+    offset: int = property(itemgetter(1))  # type: ignore[assignment]
+    length: int = property(itemgetter(2))  # type: ignore[assignment]
+    start: int = property(itemgetter(3))  # type: ignore[assignment]
+    end: int = property(itemgetter(4))  # type: ignore[assignment]
+    location: Location = property(itemgetter(5))  # type: ignore[assignment]
 
     def __call__(self) -> bytes:
-        source = self.source
-        data = source.body(self.offset, self.length, self.start, self.end) if source is not None else None
+        source, offset, length, start, end, location = self
+        data = source.body(offset, length, start, end) if source is not None else None
         if data is not None and _is_body(data):
             return data
-        return _body_from_file(self.location)
+        return _body_from_file(location)
 
 
 def _is_body(data: bytes) -> bool:
@@ -180,11 +184,12 @@ _new = tuple.__new__
 
 def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[Review]:
     """`_decode` for each of a file's reviews, in one loop: a warm start decodes
-    every review in the cache, and a call per review and a `Location(...)`
-    were a third of it (bench/README.md)."""
+    every review in the cache, and a call per review (`Review.packed`,
+    `review_key`, the body's `__init__`) and a `Location(...)` were half of it
+    (bench/README.md). So the review is made here, as `Review.packed` makes it."""
     reviews: list[Review] = []
     append = reviews.append
-    packed = Review.packed
+    new = object.__new__
     for raw in raws:
         if len(raw) == 12:
             title, repo, verdict, tags, line, column, pr, checks, offset, length, start, end = raw
@@ -198,15 +203,19 @@ def _decode_all(path: Path, raws: tuple | list, source: Source | None) -> list[R
             ):
                 raise TypeError("bad body reference")
             location = _new(Location, (path, line, column))  # Location(...) without its Python __new__
-            body = _Body(source, offset, length, start, end, location)
-            append(packed(title, repo, verdict, tags, location, pr, body, checks))
+            review = new(Review)
+            review.title, review.repo, review.verdict, review.tags = title, repo, verdict, tags
+            review.location, review.pr, review.checks = location, pr, checks
+            review.key = f"{repo}#{pr}" if pr is not None else f"{repo}:{title}"  # `review_key`
+            review._body, review._blob = None, _new(_Body, (source, offset, length, start, end, location))
+            append(review)
             continue
         title, repo, verdict, tags, line, column, pr, checks, blob = raw
         if type(checks) is not int:
             raise TypeError("bad checklist size")
         if not isinstance(blob, bytes):
             raise TypeError("bad body")
-        append(packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
+        append(Review.packed(title, repo, verdict, tags, Location(path, line, column), pr, blob, checks))
     return reviews
 
 

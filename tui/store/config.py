@@ -54,6 +54,9 @@ class Config:
         """Where marks are kept, as written (`~` expanded, relative to the config's
         folder); `locations.state_place` tells a file from a shared folder."""
         self.warnings: list[str] = []
+        self.unchecked_keymap: object = None
+        """Read with `keys=False`: the keymap as written, for `check_keymap`."""
+        self._unchecked_at = (0, "")  # where its warnings go in `warnings`, and the file's name in them
 
     def __repr__(self) -> str:
         return f"Config({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
@@ -81,8 +84,9 @@ def load(
 
     With `binding_ids`, keymap entries for other ids are reported and dropped;
     keys `valid_key` refuses too (it knows Textual's key names:
-    `tui.ui.keymap.valid_key`). `keys=False` leaves the keymap unread, for the
-    commands that read only other settings.
+    `tui.ui.keymap.valid_key`). `keys=False` leaves the keymap unchecked, for the
+    commands that read only other settings, and for the reader's command line,
+    which reads the file before the App knows its bindings (`check_keymap`).
     """
     config = Config()
     where = str(path)
@@ -137,11 +141,30 @@ def load(
     checker = _Checker(where, config)
     if keys:
         checker.keymap(doc.get("keymap"), binding_ids, valid_key)
+    else:
+        config.unchecked_keymap = doc.get("keymap")
+        config._unchecked_at = (len(config.warnings), where)
     checker.views(doc.get("views"))
     config.mute = frozenset(checker.names("mute", doc.get("mute")))
     config.read_on_open = frozenset(checker.verdicts("read_on_open", doc.get("read_on_open")))
     config.notify = checker.command("notify", doc.get("notify"))
     config.state = checker.place("state", doc.get("state"), path.parent)
+    return config
+
+
+def check_keymap(
+    config: Config, binding_ids: Collection[str], valid_key: Callable[[str], bool] = lambda key: True
+) -> Config:
+    """The keymap of a config read with `keys=False`, checked as `load` checks
+    it: the same warnings, in the place among the others that `load` gives them."""
+    if config.unchecked_keymap is None:
+        return config
+    at, where = config._unchecked_at
+    after = config.warnings[at:]
+    del config.warnings[at:]
+    _Checker(where, config).keymap(config.unchecked_keymap, binding_ids, valid_key)
+    config.warnings.extend(after)
+    config.unchecked_keymap = None
     return config
 
 

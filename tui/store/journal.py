@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from tui.core.clock import Stamp
@@ -109,12 +109,19 @@ def parse_header(line: bytes) -> Header:
 
 
 def parse(
-    data: bytes, start: int = 0, header: Header | None = None, *, into: dict[str, ReviewMarks] | None = None
+    data: bytes,
+    start: int = 0,
+    header: Header | None = None,
+    *,
+    into: dict[str, ReviewMarks] | None = None,
+    lines_before: Callable[[], int] | None = None,
 ) -> Parsed:
     """Read a marks file's bytes from `start` (0, or where an earlier read of
     the same file stopped, with the `header` it read), into `into` (a new
     mapping if None). A torn last line is not read (`end` stays before it); a
-    bad line elsewhere stops the reading there."""
+    bad line elsewhere stops the reading there, and is named by its number in
+    the file: when `data` is only the file's end, `lines_before` tells how many
+    lines come before it (asked only then)."""
     reviews: dict[str, ReviewMarks] = {} if into is None else into
     end = data.rfind(b"\n", start) + 1
     if end <= start:
@@ -135,26 +142,35 @@ def parse(
         if not isinstance(records, list) or len(records) != body.count(b"\n"):
             raise _Bad("a line holds more or less than one record")
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return _parse_lines(data, pos, end, header, reviews)
+        return _parse_lines(data, pos, end, header, reviews, lines_before)
     try:
         # A bad record stops the fold with the records before it folded in:
         # what a prefix of the file says, which is never wrong to merge.
         newest = _fold(records, header.machine, reviews)
     except _Bad:
-        return _parse_lines(data, pos, end, header, reviews)  # folding again changes nothing
+        return _parse_lines(data, pos, end, header, reviews, lines_before)  # folding again changes nothing
     return Parsed(header, reviews, end, newest)
 
 
-def _parse_lines(data: bytes, pos: int, end: int, header: Header, reviews: dict[str, ReviewMarks]) -> Parsed:
+def _parse_lines(
+    data: bytes,
+    pos: int,
+    end: int,
+    header: Header,
+    reviews: dict[str, ReviewMarks],
+    lines_before: Callable[[], int] | None,
+) -> Parsed:
     """The slow way, line by line, to read what comes before a bad line."""
     newest: Stamp | None = None
-    number = data.count(b"\n", 0, pos)  # lines before `pos`, when `data` is the whole file
+    number = data.count(b"\n", 0, pos)  # lines before `pos` in `data`
     while pos < end:
         cut = data.index(b"\n", pos) + 1
         number += 1
         try:  # a record is checked whole before it is folded in
             stamp = _fold([json.loads(data[pos:cut])], header.machine, reviews)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            if lines_before is not None:
+                number += lines_before()
             return Parsed(header, reviews, pos, newest, f"line {number}: {str(exc)[:80]}")
         if stamp is not None and (newest is None or stamp > newest):
             newest = stamp

@@ -40,6 +40,7 @@ from tui.store.shared_scan import (
     TAIL,
     Cursor,
     is_marks_file,
+    lines_in,
     marks_file_info,
     read_folder,
     read_from,
@@ -268,16 +269,18 @@ class SharedState(ReadState):
             ):
                 start = cursor.end - len(cursor.tail)  # grown: read only what follows
             data = read_from(fd, start, MAX_MARKS_BYTES)
+            if start:
+                assert cursor is not None
+                # A bad line's number counts from the file's start, as at start-up.
+                result = journal.parse(
+                    data, len(cursor.tail), cursor.header, lines_before=lambda: lines_in(fd, start)
+                )
+                end = start + result.end
+            else:
+                result = journal.parse(data, 0, None)
+                end = result.end
         finally:
             os.close(fd)
-        if start:
-            assert cursor is not None
-            offset = len(cursor.tail)
-            result = journal.parse(data, offset, cursor.header)
-            end = start + result.end
-        else:
-            result = journal.parse(data, 0, None)
-            end = result.end
         tail = data[max(0, result.end - TAIL) : result.end]
         self._cursors[path.name] = Cursor(signature, end, result.header, tail)
         return result

@@ -195,3 +195,15 @@ def read_from(fd: int, start: int, limit: int) -> bytes:
         chunks.append(chunk)
         pos += len(chunk)
     return b"".join(chunks)
+
+
+def lines_in(fd: int, end: int) -> int:
+    """The lines in the first `end` bytes of the file at `fd`."""
+    count = pos = 0
+    while pos < end:
+        chunk = os.pread(fd, min(1 << 20, end - pos), pos)
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        pos += len(chunk)
+    return count

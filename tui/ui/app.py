@@ -33,6 +33,7 @@ from tui.ui.reader import ReaderScreen
 from tui.ui.theme import remembered_theme
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
+    from tui.store.config import Config
     from tui.ui.commands import PaletteAction, PaletteTag
 
 READER_ACTIONS = frozenset(binding.action for binding in READER_BINDINGS if isinstance(binding, Binding))
@@ -62,14 +63,18 @@ class PrDigestApp(App[None]):
         config_path: Path | None = None,
         ui_path: Path | None = None,
         first: FirstPart | None = None,
+        config: Config | None = None,
     ) -> None:
         """`first`: the first frame's files, planned (and maybe being parsed) by
         the command line before Textual was imported (see first_frame.plan_first_part);
-        it brings the parse cache, so `cache_path` is then not read."""
+        it brings the parse cache, so `cache_path` is then not read. `config`:
+        the file at `config_path` as the command line read it (`keys=False`),
+        so it is not parsed again."""
         # Read before Textual's __init__, which builds the stylesheet's variables from the theme.
         self._initial_theme, self._unknown_theme = remembered_theme(ui_path)
         super().__init__()
         self.config_path = config_path
+        self.given_config = config
         self.ui_path = ui_path
         self.keymap: dict[str, str] = {}  # binding id -> keys, from the user's config
         self._clashes: set[frozenset[str]] = set()
@@ -131,13 +136,16 @@ class PrDigestApp(App[None]):
 
     def _apply_config(self) -> None:
         """Read the user's config; every problem in it is a warning, never fatal."""
-        if self.config_path is None or not os.path.lexists(self.config_path):
+        if self.config_path is None or (self.given_config is None and not os.path.lexists(self.config_path)):
             return  # the usual case: no config, and nothing (yaml, every screen's bindings) to import
         from tui.store import config
         from tui.ui.keymap import binding_ids, binding_owners, keymap_clashes, valid_key
 
         owners = binding_owners(type(self))
-        loaded = config.load(self.config_path, binding_ids(owners), valid_key)
+        if self.given_config is not None:
+            loaded = config.check_keymap(self.given_config, binding_ids(owners), valid_key)
+        else:
+            loaded = config.load(self.config_path, binding_ids(owners), valid_key)
         for warning in loaded.warnings:
             self.notify(warning, title=words().config, severity="warning", timeout=12, markup=False)
         self.reader.configure(loaded, self.config_path)  # views, mutes, read_on_open

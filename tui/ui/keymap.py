@@ -18,7 +18,7 @@ from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
     """The app and every widget and screen whose bindings a keymap may name."""
     from tui.ui.reader import ReaderScreen
-    from tui.ui.screens.code import CodeScreen, DiffScreen
+    from tui.ui.screens.diff import DiffScreen
     from tui.ui.screens.problems import ProblemsScreen
     from tui.ui.screens.ref_picker import RefPicker
     from tui.ui.screens.todo import TodoScreen
@@ -42,7 +42,6 @@ def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
         CodePane,
         RefPicker,
         DiffScreen,
-        CodeScreen,
     )
 
 

@@ -2,8 +2,9 @@
 as it is selected (off the loop, `tui.ui.clone_session`), the ones found marked
 in the review pane, `enter` on an item opening its ref (again: the next) in
 the code pane, which takes the review pane's place until `escape`; there `e`
-opens the editor, `d` / `D` the PR's diff and `space` checks the item the file
-was opened from (a `read_order` step: the route's next stop is one key away).
+opens the editor, `d` / `D` the PR's diff and `space` checks the item or note
+the file was opened from, as `space` on it in the review pane does (a
+`read_order` step: the route's next stop is one key away).
 
 Resolving is `tui.clone`'s; the clone is found from `--repo-dir`, the config's
 `repos:`, or the current folder. Without one the reader works as before, and
@@ -15,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.core.model import Review
+from tui.core.model import NOTES, SECTIONS, Review
 from tui.i18n import words
 from tui.ui.mark_keys import MarkKeys
 from tui.ui.widgets.code_pane import CodePane
@@ -200,12 +201,12 @@ class RefKeys(MarkKeys):
         super()._focus_pane(pane)
 
     def _origin_item(self) -> tuple[Review, str, int, int] | None:
-        """The review, item key, position and count of the item the code pane was opened from."""
+        """The review, item key, position and count of the item or note the code pane was opened from."""
         if self._origin is None:
             return None
         key, place, index = self._origin
         review = self.library.by_key.get(key)
-        if review is None or place not in ("focus", "read_order"):
+        if review is None or place not in SECTIONS:
             return None
         items = review.items(place)
         if not 0 <= index < len(items):
@@ -218,8 +219,11 @@ class RefKeys(MarkKeys):
             return ""
         review, item_key, index, total = found
         assert self._origin is not None
-        box = "[✓]" if item_key in self.checked(review) else "[ ]"
-        section = words().section_headings[self._origin[1]]
+        place = self._origin[1]
+        done = item_key in self.checked(review)
+        checked_mark, unchecked_mark = ("✓", "•") if place in NOTES else ("[✓]", "[ ]")  # as the review pane
+        box = checked_mark if done else unchecked_mark
+        section = words().section_headings[place]
         return words().code_opened_from.format(section=section, n=index + 1, total=total, box=box)
 
     def on_code_pane_closed(self, message: CodePane.Closed) -> None:
@@ -237,12 +241,8 @@ class RefKeys(MarkKeys):
     def on_code_pane_open_editor(self, message: CodePane.OpenEditor) -> None:
         file = self.code_pane.file
         if not message.path:
-            if file is not None:
-                self.notify(
-                    words().code_read_only.format(path=file.path, commit=(file.commit or "")[:12]),
-                    timeout=4,
-                    markup=False,
-                )
+            if file is not None:  # read from a commit: its title says which, and read-only
+                self.notify(file.title(), timeout=4, markup=False)
             return
         from tui.ui import handover
 
@@ -282,7 +282,7 @@ class RefKeys(MarkKeys):
         if path is not None and not parts:
             self.notify(words().no_diff.format(path=path), timeout=4, markup=False)
             return
-        from tui.ui.screens.code import DiffScreen
+        from tui.ui.screens.diff import DiffScreen
 
         if path is None:
             title = words().diff_title.format(pr=pr)

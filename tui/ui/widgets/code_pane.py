@@ -21,7 +21,7 @@ from tui.ui.widgets.to_screen import post_to_screen
 
 
 class PaneCodeView(CodeView, inherit_bindings=False):
-    """A code view whose `space` is the reader's (check the item), as in the review pane."""
+    """A code view whose `space` is the reader's (check the item or note), as in the review pane."""
 
     BINDINGS = [
         Binding("j,down", "scroll_down", "Down", show=False),
@@ -49,7 +49,7 @@ class CodePane(Vertical):
             "check",
             "Check",
             id="code.check",
-            tooltip="Check or uncheck the item this file was opened from",
+            tooltip="Check or uncheck the item or note this file was opened from",
         ),
         Binding("escape", "back", "Back", id="code.back", tooltip="Back to the review"),
     ]
