@@ -86,15 +86,16 @@ class ParseCache:
         self.load_rest()
         return bool(self._raw)
 
-    def load_rest(self) -> None:
+    def load_rest(self, journals_too: bool = True) -> None:
         """The indexes `load(first=...)` left unread: the main file's other
-        records, then the journals. Nothing to do after a full `load`."""
+        records, then the journals (not with `journals_too` False: those of
+        parse workers still answering). Nothing to do after a full `load`."""
         unread, self._unread = self._unread, None
         if unread is None or self.path is None:
             return
         for _ in unread:
             pass
-        for journal in journals(self.path):
+        for journal in journals(self.path) if journals_too else ():
             file = self._read(journal)
             if file is not None:
                 self._journals[str(journal)] = file

@@ -211,13 +211,21 @@ def path_order(name: str) -> list[str]:
     return parts
 
 
+def walk_names(paths: Iterable[Path], problems: list[Problem]) -> Iterator[str]:
+    """`walk`, with each file as the `str` of its `Path`, found as asked for:
+    what a parse worker walks (`tui.load.pool`), the same files in the same
+    order as the reader's own walk of the same tree."""
+    walks: list[Iterator[str]] = _root_walks(paths, problems, _walk_names, str)
+    if os.sep != "/":  # pragma: no cover - Windows: as `Path`s sort there
+        yield from (os.fspath(path) for path in sorted(set(map(Path, _merged(walks, Path)))))
+        return
+    yield from _merged(walks, path_order)
+
+
 def discover_names(paths: Iterable[Path]) -> tuple[list[str], list[Problem]]:
     """`discover`, with each file as the `str` of its `Path`."""
     problems: list[Problem] = []
-    walks: list[Iterator[str]] = _root_walks(paths, problems, _walk_names, str)
-    if os.sep != "/":  # pragma: no cover - Windows: as `Path`s sort there
-        return [os.fspath(path) for path in sorted(set(map(Path, _merged(walks, Path))))], problems
-    return list(_merged(walks, path_order)), problems
+    return list(walk_names(paths, problems)), problems
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:

@@ -28,7 +28,7 @@ from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
-from tui.load.pool import Pool, collect, start_pool
+from tui.load.pool import Pool, collect, start_walking_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -98,7 +98,12 @@ class FirstPart:
         one gone since the scan), and the problems the walk found so far."""
         with _collector_off():
             hits: dict[Path, FileUpdate | None] = dict(self.hits)
-            entries = _from_child(self.child) if self.child is not None else None
+            if self.child is not None:
+                entries = _from_child(self.child)
+            elif self.pool is not None:
+                entries = self.pool.first_answer(CHILD_TIMEOUT_S)
+            else:
+                entries = None
             self.child = None
             if entries is None:
                 hits.update(parse_now(self.parse, self.cache))
@@ -111,10 +116,14 @@ class FirstPart:
         """Every file the first frame did not show (for `from_cache`, then
         parsing), and the problems `shown` did not return: the rest of the
         walk, with the rest of the cache's index read meanwhile."""
+        if self.pool is not None:
+            self.pool.start_later()  # the other workers: the reader has drawn, they need not wait for its walk
         with _collector_off():
             rest = [*self.later, *self.walk]
             self.later, self.walk = [], iter(())
-            self.cache.load_rest()
+            # Journals made since the plan are the pool's (it starts only when
+            # there are none): its answers bring those files, each once.
+            self.cache.load_rest(journals_too=self.pool is None)
         problems = self.problems[self._shown_problems :]
         self._shown_problems = len(self.problems)
         return rest, problems
@@ -136,10 +145,15 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
     any thread starts, hence before Textual.
 
     And when there is no parse cache at all (a first start, `--no-cache`), every
-    file is to be parsed: the walk is finished now, and with `PROCESS_THRESHOLD`
-    files or more the parse workers for the others are started now too
-    (`tui.load.pool`): they parse while Textual is imported and the first frame
-    drawn, instead of after it.
+    file is to be parsed: with `PROCESS_THRESHOLD` files or more beyond those
+    parsed for the first frame, the parse workers for the others are started
+    now too (`tui.load.pool.start_walking_pool`): they parse while Textual is
+    imported and the first frame drawn, instead of after it, and each walks
+    the folders itself, so that the walk here still stops at the first
+    frame's files. The first worker then parses the first frame's files
+    before the others, and no child is forked for them: a fork makes the
+    reader pay for copying the pages it writes while importing Textual, and
+    the child is one more process on two cores (and in the peak memory).
     """
     with _collector_off():
         problems: list[Problem] = []
@@ -150,13 +164,13 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
         hits, misses = _from_cache(now, cache)
         parse, later = _within(misses, SYNC_BYTES)
     first = FirstPart(cache, hits, parse, later, problems, files)
-    if fork and parse and hasattr(os, "fork"):
-        first.child = _fork_parser(parse, cache.journal())
     if fork and not known and not (cache.path is not None and journals(cache.path)):
-        with _collector_off():
-            first.later, first.walk = [*first.later, *first.walk], iter(())
+        with _collector_off():  # enough files for the workers? (the walk goes on after the first frame)
+            first.later += islice(files, max(0, PROCESS_THRESHOLD - len(first.later)))
         if len(first.later) >= PROCESS_THRESHOLD:
-            first.pool = start_pool(first.later, cache.path, cache.version_key)
+            first.pool = start_walking_pool(paths, parse, cache.path, cache.version_key)
+    if fork and parse and first.pool is None and hasattr(os, "fork"):
+        first.child = _fork_parser(parse, cache.journal())
     return first
 
 
@@ -360,9 +374,13 @@ async def parse_in_background(
 
     if pool is not None:
         try:
-            pooled = set(map(str, pool.paths))
-            others = [path for path in misses if str(path) not in pooled]
-            misses = others + await collect(pool, receive)  # and the files no worker answered for
+            if pool.roots is not None:  # the workers walk: they may answer for any of `misses`
+                pool.known = {str(path): path for path in misses}
+                misses = await collect(pool, receive)  # the files no worker answered for
+            else:
+                pooled = set(map(str, pool.paths))
+                others = [path for path in misses if str(path) not in pooled]
+                misses = others + await collect(pool, receive)  # and the files no worker answered for
         finally:
             pool.stop()
     if misses and (len(misses) < PROCESS_THRESHOLD or workers < 2):

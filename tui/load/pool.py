@@ -9,8 +9,19 @@ once its event loop runs (`collect`). Fresh interpreters, not forks of the
 reader: a fork would carry (and count in its memory) all the reader holds by
 then, and the reader's terminal, for a start-up saved of a few milliseconds.
 
-Tasks: the files are cut into chunks (ranges of the list each worker gets on
-its standard input), and every chunk's number is written to one pipe the
+Which files: with no parse cache at all, the command line has not walked the
+folders (only as far as the first frame's files: a walk of 10,000 files, or of
+folders not in the page cache, would come before the first frame), so each
+worker walks the same tree itself (`start_walking_pool`): the walk is sorted
+and deterministic (`tui.load.discover.walk_names`), and chunk `n` is the
+files at `n * WALK_CHUNK` onwards, but the first frame's. The answers hold
+their files' names, and the reader takes each file once (`collect`): if the
+tree changed while the workers walked it, their chunks may overlap, or miss a
+file, which the reader then parses itself (its own walk, after the first
+frame, says what is there). Otherwise (`start_pool`) the files are given, cut
+into chunks (ranges of the list each worker gets on its standard input).
+
+Tasks: every chunk's number is written to one pipe the
 workers share, 4 bytes each, before any worker starts. A worker reads the next
 number when it has answered the last (a pipe's read of 4 bytes is atomic, and
 every write was 4 bytes): a quicker or less interrupted worker takes more.
@@ -26,8 +37,11 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import signal
 import sys
+import time
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -46,17 +60,41 @@ any other program on a busy one.)"""
 PIPE_BYTES = 1 << 20
 """The answers' pipes are made this large (if the system allows), about all a
 worker's answers at 10,000 files: it need not wait for the reader to start."""
+WALK_CHUNK = 48
+"""Files per task when the workers walk: the count is not known, so tasks do
+not shrink towards the end; a worker finishes at most one task after the other."""
+WALK_TOKENS = 16_384
+"""Tasks written for walking workers (64 KB, what any pipe holds): 786,432
+files. A walk longer than that leaves the rest to the reader's own parsing."""
+FIRST = -1
+"""The task number of the first frame's files, in the first worker's answer."""
 _TOKEN = 4
 TASKS_FD = 3
 """The tasks' pipe, in a worker."""
 
 
 class Pool:
-    """Worker processes parsing `paths`, cut into `chunks`."""
+    """Worker processes parsing `paths`, cut into `chunks`; or, with `roots`,
+    the entry files under `roots` (but `skip`), each worker walking them."""
 
-    def __init__(self, paths: list[Path], chunks: list[tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        paths: list[Path],
+        chunks: list[tuple[int, int]],
+        roots: list[Path] | None = None,
+        skip: frozenset[str] = frozenset(),
+    ) -> None:
         self.paths = paths
         self.chunks = chunks
+        self.roots = roots
+        self.skip = skip
+        self.tokens = len(chunks)
+        self.known: dict[str, Path] = {}
+        """Walking workers: the reader's own `Path`s by name, to reuse for the
+        files answered (`collect`), and the files it expects answered."""
+        self.first: list[Path] = []
+        """The first frame's files, parsed first by the first worker
+        (`start_walking_pool`), its answer taken by `first_answer`."""
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
         # To start the workers still to come (`start_later`): their command,
         # the tasks' pipe, the listing for their standard input, how many.
@@ -79,6 +117,39 @@ class Pool:
     def files(self, chunk: int) -> list[Path]:
         start, end = self.chunks[chunk]
         return self.paths[start:end]
+
+    def first_answer(self, timeout: float) -> list | tuple | None:
+        """The first worker's answer for `first` (once): None if there is none,
+        or it is not in by `timeout` seconds, or is nonsense; that worker is
+        then ended (the files it took are left to the reader, see `collect`)."""
+        if not self.first or not self.workers:
+            return None
+        files, self.first = self.first, []
+        pid, fd = self.workers[0]
+        deadline = time.monotonic() + timeout
+
+        def read(size: int) -> bytes:
+            data = b""
+            while len(data) < size:
+                if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    raise TimeoutError
+                got = os.read(fd, size - len(data))
+                if not got:
+                    raise EOFError
+                data += got
+            return data
+
+        try:
+            chunk, answer = marshal.loads(read(int.from_bytes(read(8), "little")))
+            if chunk == FIRST and _answers(answer, len(files)):
+                return answer
+        except (OSError, EOFError, ValueError, TypeError):  # TimeoutError is an OSError
+            pass
+        self.workers.remove((pid, fd))
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        _end(pid)
+        return None
 
     def stop(self) -> None:
         """End the workers that still run (a load that was cancelled) and reap
@@ -113,7 +184,44 @@ def start_pool(
     if not paths or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool(paths, chunks_of(len(paths), workers))
-    tokens = b"".join(n.to_bytes(_TOKEN, "little") for n in range(len(pool.chunks)))
+    listing = marshal.dumps(("files", [str(path) for path in paths], pool.chunks))
+    return _start(pool, listing, len(pool.chunks), cache_path, version_key, workers, early)
+
+
+def start_walking_pool(
+    roots: list[Path],
+    first: list[Path],
+    cache_path: Path | None,
+    version_key: str,
+    workers: int = 2,
+    early: int = EARLY,
+) -> Pool | None:
+    """`start_pool` for the entry files under `roots` (as `walk` finds them),
+    which each worker walks itself: nothing is walked here. The first frame's
+    files (`first`) are left out of the walk: the first worker parses them
+    before any task, and the reader takes that answer (`Pool.first_answer`),
+    where it would otherwise fork a parser of its own for them."""
+    if not roots or not hasattr(os, "posix_spawn"):
+        return None
+    pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
+    pool.first = list(first)
+    walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
+    listing, later = marshal.dumps((*walk, [str(path) for path in first])), marshal.dumps((*walk, []))
+    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early, later)
+
+
+def _start(
+    pool: Pool,
+    listing: bytes,
+    tasks: int,
+    cache_path: Path | None,
+    version_key: str,
+    workers: int,
+    early: int,
+    later_listing: bytes | None = None,
+) -> Pool | None:
+    """The workers, `early` of them now, the first given `listing` (and the
+    others `later_listing`, if any), and their tasks' pipe."""
     try:
         tasks_read, tasks_write = os.pipe()
     except OSError:
@@ -130,23 +238,20 @@ def start_pool(
             os.close(tasks_read)
         tasks_read = moved
     try:
-        _grow(tasks_write, len(tokens))
-        os.set_blocking(tasks_write, False)
-        written = os.write(tasks_write, tokens)
-    except OSError:
-        written = -1
+        written = _write_tokens(tasks_write, tasks, exact=pool.roots is None)
     finally:
         os.close(tasks_write)  # the workers see the end of the tasks once they are taken
-    if written != len(tokens):
+    if written == 0:
         os.close(tasks_read)
         return None
-    listing = marshal.dumps(([str(path) for path in paths], pool.chunks))
+    pool.tokens = written
     argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
+    others = listing if later_listing is None else later_listing
     try:
         for _ in range(min(early, workers)):
-            started = _spawn_worker(argv, tasks_read, listing)
+            started = _spawn_worker(argv, tasks_read, others if pool.workers else listing)
             if started is not None:
                 pool.workers.append(started)
     except BaseException:
@@ -156,10 +261,32 @@ def start_pool(
         os.close(tasks_read)
         return None
     if workers > early:
-        pool._later = (argv, tasks_read, listing, workers - early)
+        pool._later = (argv, tasks_read, others, workers - early)
     else:
         os.close(tasks_read)
     return pool
+
+
+def _write_tokens(fd: int, count: int, exact: bool) -> int:
+    """Write task numbers 0 to `count` - 1 to the tasks' pipe, before any
+    worker reads it; how many were written (0 if not all and `exact`).
+    Blocks of `PIPE_BUF` bytes at most, each written whole or not at all."""
+    tokens = array("I", range(count))
+    if sys.byteorder != "little":  # pragma: no cover - the workers read little-endian
+        tokens.byteswap()
+    data = memoryview(tokens.tobytes())
+    _grow(fd, len(data))
+    step = (select.PIPE_BUF // _TOKEN) * _TOKEN
+    written = 0
+    try:
+        os.set_blocking(fd, False)
+        while written < len(data):
+            written += os.write(fd, data[written : written + step])
+    except OSError:  # full (a pipe smaller than asked for), or broken
+        pass
+    if written < len(data) and exact:
+        return 0
+    return written // _TOKEN
 
 
 def _grow(fd: int, size: int) -> None:
@@ -226,17 +353,27 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     and chunks from standard input, then tasks until there are none, each
     answered on standard output."""
     from tui.load.journal import Journal, parse_files
+    from tui.load.pool_files import listed, walked
 
-    names, chunks = marshal.loads(sys.stdin.buffer.read())
+    spec = marshal.loads(sys.stdin.buffer.read())
+    take = walked(*spec[1:4]) if spec[0] == "walk" else listed(*spec[1:])
     journal = Journal(cache_path, version_key) if cache_path is not None else None
     out = sys.stdout.fileno()
-    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
-        chunk = int.from_bytes(token, "little")
-        start, end = chunks[chunk]
-        data = marshal.dumps((chunk, parse_files(names[start:end], journal)))
+
+    def answer(chunk: int, names: list[str]) -> None:
+        data = marshal.dumps((chunk, parse_files(names, journal)))
         view = memoryview(len(data).to_bytes(8, "little") + data)
         while view:
             view = view[os.write(out, view) :]
+
+    if spec[0] == "walk" and spec[4]:
+        answer(FIRST, spec[4])  # the first frame's files, before any task
+    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
+        chunk = int.from_bytes(token, "little")
+        names = take(chunk)
+        if not names:
+            break  # past the end of the walk: so are the tasks still in the pipe
+        answer(chunk, names)
 
 
 async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None]) -> list[Path]:
@@ -246,9 +383,12 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     is cancelled."""
     import asyncio  # here: not in the workers, which import this module too
 
+    from tui.load.pool_files import new_files
+
     pool.start_later()
     loop = asyncio.get_running_loop()
     answered: set[int] = set()
+    taken: set[str] = set()  # walking workers: the files answered
 
     async def read(pipe: BinaryIO) -> None:
         stream = asyncio.StreamReader(limit=1 << 24)
@@ -260,13 +400,23 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                 except asyncio.IncompleteReadError:
                     return  # the worker is done (or died between two answers)
                 chunk, answer = marshal.loads(await stream.readexactly(int.from_bytes(head, "little")))
-                if not (isinstance(chunk, int) and 0 <= chunk < len(pool.chunks)) or chunk in answered:
+                if chunk == FIRST and pool.first:  # the first frame's, not taken by `first_answer`
+                    files, pool.first = pool.first, []
+                    if not _answers(answer, len(files)):
+                        raise ValueError("not an answer to the task")
+                    receive(answer, files)
+                    continue
+                if not (isinstance(chunk, int) and 0 <= chunk < pool.tokens) or chunk in answered:
                     raise ValueError("not a task of this pool")
-                files = pool.files(chunk)
-                if not _answers(answer, len(files)):
-                    raise ValueError("not an answer to the task")
+                if pool.roots is None:
+                    files = pool.files(chunk)
+                    if not _answers(answer, len(files)):
+                        raise ValueError("not an answer to the task")
+                else:
+                    answer, files = new_files(answer, pool.known, pool.skip, taken)
                 answered.add(chunk)
-                receive(answer, files)
+                if files:
+                    receive(answer, files)
         except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
             return  # the worker died mid-answer, or wrote nonsense: `stop` ends it
         finally:
@@ -281,6 +431,8 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
             pipe.close()  # if its transport has not: a worker blocked on a full pipe then ends too
         for pid, _ in workers:
             _end(pid)
+    if pool.roots is not None:
+        return [path for name, path in pool.known.items() if name not in taken]
     return [path for n in range(len(pool.chunks)) if n not in answered for path in pool.files(n)]
 
 
