@@ -98,3 +98,27 @@ async def test_keys_typed_while_the_texts_are_made(
         await pilot.pause()
         await until_done(app, pilot, "search")
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "s")
+
+
+async def test_a_large_library_makes_its_texts_when_the_box_opens(
+    tmp_path: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `PREPARE_AHEAD_MAX` reviews nothing is made unasked (a reader who
+    never searches does not hold every text); `/` starts it."""
+    monkeypatch.setattr(search_keys, "PREPARE_AHEAD_MAX", 599)
+    app = PrDigestApp([corpus], tmp_path / "state.json", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.pause(0.2)  # 20 times PREPARE_AFTER_S
+        assert not busy(app, "search-texts") and len(app.reader.search_index) == 0
+        await pilot.press("slash")
+        for _ in range(100):
+            if len(app.reader.search_index):
+                break
+            await pilot.pause(0.01)
+        await until_done(app, pilot, "search-texts")
+        assert len(app.reader.search_index) == 600
+        await pilot.press(*"sched")
+        await pilot.pause()
+        await until_done(app, pilot, "search")
+        assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "sched") != []

@@ -35,6 +35,12 @@ own work (saving the cache, starting the watcher) and its peak memory are
 over by then, and the ~180 MB of texts at 100,000 reviews are not part of
 it. A search before that makes the texts it needs itself."""
 
+PREPARE_AHEAD_MAX = 20_000
+"""The most reviews whose texts are made ahead, after the load, unasked: ~1.8 KB
+of text a review, ~36 MB at this size. A larger library makes them when the
+search box is first opened instead, so a reader who never searches does not
+hold ~180 MB at 100,000 reviews for it."""
+
 PREPARE_SLICE_S = 0.002
 """Making the search's texts after the load: the longest stretch before the
 loop is let go (a key pressed meanwhile waits at most this)."""
@@ -84,10 +90,16 @@ class SearchKeys(ReaderPanes):
     def prepare_search(self) -> None:
         """Make every review's search text in the background once the files
         are loaded, so that the first character typed does not read every
-        review's body (~1.4 s at 100,000)."""
-        self.set_timer(PREPARE_AFTER_S, self._start_preparing)
+        review's body (~1.4 s at 100,000). Past `PREPARE_AHEAD_MAX` reviews,
+        only once the search box opens (`action_search`)."""
+        self.search_prepared = False
+        if len(self.library.reviews) <= PREPARE_AHEAD_MAX:
+            self.set_timer(PREPARE_AFTER_S, self._start_preparing)
 
     def _start_preparing(self) -> None:
+        if self.search_prepared:
+            return
+        self.search_prepared = True
         self.run_worker(
             self._prepare_search,  # type: ignore[arg-type]  # as in on_search_bar_changed
             group="search-texts",
@@ -137,6 +149,8 @@ class SearchKeys(ReaderPanes):
 
     def action_search(self) -> None:
         self.search_bar.open(self.filters.query)
+        if self.search_prepared is False:  # None: the load is not done yet
+            self._start_preparing()
 
     def action_next_match(self, step: int) -> None:
         """The next (or previous) line with a match in the review; past its last,
