@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import operator
 import re
+import string
+from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
+from tui.core.search_memory import Found, ListAnswers, bits_at, bits_of, flags_of
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -56,23 +59,24 @@ def review_fields(review: Review) -> list[str]:
 
 
 class SearchIndex:
-    """Lowered searchable text per review, computed on first use and kept.
+    """Lowered searchable text per review, and what searches answered.
 
-    Keyed by the review object's id, the object kept alive alongside (so its
-    id is never another's): a reloaded review is a new object and gets fresh
-    text. `retain` drops the text of reviews that are gone. Tests run in C
-    (`map`, `compress`) over the kept texts: ~0.2 µs a review, where a Python
-    loop took ~0.6.
+    Texts are made on first use (or ahead, by `prepare`) and kept, keyed by
+    the review object's id, the object kept alive alongside (so its id is
+    never another's): a reloaded review is a new object and gets fresh text.
+    `retain` drops the text of reviews that are gone. Answers are kept per
+    list searched (`tui.core.search_memory`); a list is the same object until
+    the library changes, so a reload starts them afresh. Tests run in C
+    (`map`, `compress`) over the kept texts: ~0.2 µs a review.
     """
 
-    RECENT = 8
-    """Searches remembered: a backspace finds its answer here, and a query
-    typed further is looked for among the answers of the one before."""
+    LISTS = 4
+    """Lists whose answers are kept (All, a tag, a view...)."""
 
     def __init__(self) -> None:
         self._texts: dict[int, str] = {}
         self._alive: dict[int, Review] = {}  # keeps each id taken by its review
-        self._recent: list[tuple[Sequence[Review], tuple[str, ...], list[Review]]] = []
+        self._lists: list[ListAnswers[Review]] = []
 
     def text(self, review: Review) -> str:
         key = id(review)
@@ -90,33 +94,40 @@ class SearchIndex:
     def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
         """The reviews that match every term, in their order.
 
-        A list searched recently (the same list object: the library makes new
-        ones when it changes) is answered from memory, and a query that
-        narrows a recent one (each of its terms is in one of the new terms) is
-        looked for among that one's answers: typing at 100,000 reviews tests a
-        few hundred texts a key, not all of them."""
+        A query asked of the same list lately (the same list object: the
+        library makes new ones when it changes) is answered from memory, and
+        one that narrows kept answers is looked for only where they all
+        matched: typing at 100,000 reviews tests what the query before found,
+        not every review."""
         if not query_terms:
             return list(reviews)
-        terms_ = tuple(query_terms)
-        base, found = self._base(reviews, terms_)
-        if found is not None:
-            return list(found)
-        self._read_in_file_order(base)
-        out = self._test(base, terms_)
-        self._remember(reviews, terms_, out)
-        return out
+        wanted = tuple(query_terms)
+        answers = self._answers(reviews)
+        for _ in self._search(answers, wanted, None):
+            pass
+        return answers.items(answers.answer(wanted), wanted)
 
     def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
-        """How much `select` would do, in tests of a text made (~0.2 µs each);
-        a text to make (~20 µs) weighs 100. 0 when it answers from memory."""
+        """How much `select` would do, in tests of a text made (~0.2 µs each:
+        a character looked for, or a longer term where a shorter one it begins
+        with was found; a longer term looked for from the start weighs 4); a
+        text to make (~20 µs) weighs 100. 0 when it answers from memory."""
         if not query_terms:
             return 0
-        base, found = self._base(reviews, tuple(query_terms))
-        if found is not None:
+        wanted = tuple(query_terms)
+        answers = self._answers(reviews)
+        bits, rest, exact = answers.base(wanted)
+        if exact:
             return 0
+        count = bits.bit_count()
+        parent = answers.parent(wanted, rest)
+        placed = parent[0] if parent is not None and len(answers.full[parent[1]].term) > 1 else None
+        tests = count * sum(1 if len(term) == 1 or term == placed else 4 for term in rest)
+        if answers.texts is not None:
+            return tests
         # Texts to make, guessed without looking at each review (a look is ~3 ms
         # at 100,000): at least those beyond the number made.
-        return len(base) + 100 * max(0, len(base) - len(self._texts))
+        return tests + 100 * max(0, count - len(self._texts))
 
     def steps(
         self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
@@ -125,15 +136,148 @@ class SearchIndex:
         let frames be drawn in between; once it is exhausted, `select` of the
         same list and terms answers from memory. A caller may stop at any
         yield: the texts made so far are kept."""
-        if not query_terms:
+        if query_terms:
+            yield from self._search(self._answers(reviews), tuple(query_terms), piece)
+
+    PREPARED = string.ascii_lowercase + string.digits + "_"
+    """One-character queries `prepare` answers ahead: the first character of
+    most queries of code words (a first character tests every text)."""
+
+    def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
+        """Make the texts not made yet and answer `PREPARED`, yielding every
+        `piece` texts or so (a caller runs this in the background, so that the
+        first search does not read every review's body)."""
+        yield from self._make(reviews, piece)
+        answers = self._answers(reviews)
+        texts = self._aligned(answers)
+        if texts is None:
+            return  # the list changed meanwhile (a reload)
+        step = piece * 256
+        for char in self.PREPARED:
+            if (char,) in answers.chars:
+                continue
+            hits = []
+            for start in range(0, len(texts), step):
+                hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
+                yield
+            answers.remember((char,), bits_of(b"".join(hits)))
+
+    def _search(
+        self, answers: ListAnswers[Review], wanted: tuple[str, ...], piece: int | None
+    ) -> Iterator[None]:
+        """Find `wanted` in `answers`' list and remember the answer; with a
+        `piece`, in pieces of that many tests, yielding between them."""
+        bits, rest, exact = answers.base(wanted)
+        if exact:
+            answers.remember(wanted, bits)
             return
-        terms_ = tuple(query_terms)
-        base, found = self._base(reviews, terms_)
-        if found is not None:
+        size = answers.size
+        further, placed = answers.typed_further(wanted, rest, bits)
+        if further is not None:  # its term first: where to look is known for it
+            rest = (further.term, *(term for term in rest if term != further.term))
+            reviews, texts, places, starts = further.reviews, further.texts, further.places, further.starts
+        else:
+            flags = None if bits == answers.every else flags_of(bits, size)
+            reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
+            aligned = self._aligned(answers)
+            if aligned is None:  # texts to make first
+                if piece is None:
+                    self._read_in_file_order(reviews)
+                else:
+                    yield from self._make(reviews, max(1, piece // 32))
+                aligned = self._aligned(answers) if flags is None else None
+            if aligned is not None:
+                texts = aligned if flags is None else list(compress(aligned, flags))
+            else:
+                texts = list(map(self._texts.__getitem__, map(id, reviews)))
+            places = array("i", range(size) if flags is None else compress(range(size), flags))
+            starts = array("i", [0]) * len(reviews)  # from the start
+        if not piece or piece >= len(reviews):
+            out = self._test(rest, reviews, texts, places, starts, placed)
+            kept = len(out.reviews) == len(reviews)  # every candidate: the same bits
+            answers.remember(wanted, bits if kept else bits_at(out.places, size), out)
             return
-        pages: dict[object, list[Review]] = {}  # a page's reviews one after the other: one inflate
-        for start in range(0, len(base), piece * 4):
-            for review in self._missing(base[start : start + piece * 4]):
+        step = piece
+        out = Found(rest[-1], [], [], array("i"), array("i"))
+        for start in range(0, len(reviews), step):
+            end = start + step
+            more = self._test(
+                rest, reviews[start:end], texts[start:end], places[start:end], starts[start:end], placed
+            )
+            out.reviews.extend(more.reviews)
+            out.texts.extend(more.texts)
+            out.places.extend(more.places)
+            out.starts.extend(more.starts)
+            yield
+        answers.remember(wanted, bits_at(out.places, size), out)
+
+    def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
+        """The texts of `answers`' list, one a review in its order, once every
+        one is made (looked up once a list: ~30 ms at 100,000)."""
+        made = len(self._texts)
+        if answers.texts is None and made >= answers.size and made != answers.looked_at:
+            answers.looked_at = made
+            texts = list(map(self._texts.get, map(id, answers.source)))
+            if None not in texts:
+                answers.texts = texts  # type: ignore[assignment]  # no None in it
+        return answers.texts
+
+    def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
+        if not isinstance(reviews, Sequence):
+            return ListAnswers(list(reviews))  # a one-off: nothing to remember it by
+        for answers in self._lists:
+            if answers.source is reviews and answers.size == len(reviews):
+                self._lists.remove(answers)
+                self._lists.append(answers)
+                return answers
+        answers = ListAnswers(reviews)
+        self._lists = [*self._lists[-(self.LISTS - 1) :], answers]
+        return answers
+
+    @staticmethod
+    def _test(
+        rest: tuple[str, ...],
+        reviews: list[Review],
+        texts: list[str],
+        places: array,
+        starts: array,
+        placed: bool = False,
+    ) -> Found[Review]:
+        """Those of `reviews` whose text has every term of `rest`, in full
+        (`texts`, `places` one a review); `starts`: where to look for the first
+        term in each text, `placed` if that is where a shorter term it begins
+        with first occurs (so it is most often right there). Each term is
+        looked for in C: `str.startswith` there, `str.find` over the texts
+        (`in` for one character: no place to keep, a longer term cannot begin
+        where it does), `compress` of what it found."""
+        first: Sequence[int] = starts
+        for n, term in enumerate(rest):
+            if n == 0 and placed:
+                at_once = bytes(map(str.startswith, texts, repeat(term), first))
+                if at_once.count(1) == len(at_once):  # all there: nothing changes
+                    continue
+                found, hits = _found_later(texts, term, first, at_once)
+            elif len(term) == 1 and n == len(rest) - 1:
+                hits = bytes(map(operator.contains, texts, repeat(term)))
+                found = None
+            else:
+                found = list(map(str.find, texts, repeat(term), first if n == 0 else repeat(0)))
+                hits = bytes(map(operator.ge, found, repeat(0)))
+            reviews, texts = list(compress(reviews, hits)), list(compress(texts, hits))
+            places = array("i", compress(places, hits))
+            first = array("i", [0]) * len(reviews) if found is None else array("i", compress(found, hits))
+        return Found(rest[-1], reviews, texts, places, first)  # type: ignore[arg-type]  # an array
+
+    def _missing(self, reviews: Sequence[Review]) -> list[Review]:
+        return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
+
+    def _make(self, reviews: Sequence[Review], piece: int) -> Iterator[None]:
+        """Make the missing texts of `reviews` a page at a time (a page's
+        reviews share a compressed block in the parse cache, inflated once for
+        all of them), yielding every `piece` texts or so."""
+        pages: dict[object, list[Review]] = {}
+        for start in range(0, len(reviews), piece * 128):
+            for review in self._missing(reviews[start : start + piece * 128]):
                 pages.setdefault(review.location.path, []).append(review)
             yield
         made = 0
@@ -141,45 +285,9 @@ class SearchIndex:
             for review in page:
                 self.text(review)
             made += len(page)
-            if made >= piece // 32:
+            if made >= piece:
                 made = 0
                 yield
-        out: list[Review] = []
-        for start in range(0, len(base), piece):
-            out += self._test(base[start : start + piece], terms_)
-            yield
-        self._remember(reviews, terms_, out)
-
-    def _test(self, reviews: Sequence[Review], terms_: tuple[str, ...]) -> list[Review]:
-        """Those of `reviews` (their texts made) whose text has every term."""
-        out = list(reviews)
-        lowered = self._texts.__getitem__
-        for term in terms_:
-            out = list(compress(out, map(operator.contains, map(lowered, map(id, out)), repeat(term))))
-        return out
-
-    def _missing(self, reviews: Sequence[Review]) -> list[Review]:
-        return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
-
-    def _base(
-        self, reviews: Iterable[Review], terms_: tuple[str, ...]
-    ) -> tuple[Sequence[Review], list[Review] | None]:
-        """What to test (the answer of a recent query this one narrows, or all
-        of `reviews`), or the answer itself when this query was asked lately."""
-        base: Sequence[Review] = reviews if isinstance(reviews, Sequence) else list(reviews)
-        size = len(base)
-        for source, before, found in self._recent:
-            if source is not reviews:
-                continue
-            if before == terms_:
-                return base, found
-            if len(found) < size and all(any(old in new for new in terms_) for old in before):
-                base, size = found, len(found)
-        return base, None
-
-    def _remember(self, reviews: Iterable[Review], terms_: tuple[str, ...], out: list[Review]) -> None:
-        if isinstance(reviews, Sequence):
-            self._recent = [*self._recent[-(self.RECENT - 1) :], (reviews, terms_, out)]
 
     def _read_in_file_order(self, reviews: Sequence[Review]) -> None:
         """Make the texts not made yet in file order: the reviews of a page
@@ -192,14 +300,30 @@ class SearchIndex:
             self.text(review)
 
     def retain(self, alive: Iterable[Review]) -> None:
-        """Forget reviews not in `alive` (after a reload)."""
+        """Forget reviews not in `alive` (after a reload), and every answer."""
         keep = {id(review) for review in alive}
         self._texts = {key: text for key, text in self._texts.items() if key in keep}
         self._alive = {key: review for key, review in self._alive.items() if key in keep}
-        self._recent = []
+        self._lists = []
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+def _found_later(
+    texts: list[str], term: str, starts: Sequence[int], at_once: bytes
+) -> tuple[list[int], bytes]:
+    """Where `term` first occurs in each text (-1: nowhere), and 0/1 flags of
+    where it does, given that it begins at `starts` where `at_once` says and
+    occurs only after them elsewhere."""
+    found = list(starts)
+    later = bytes(map(operator.not_, at_once))
+    again = map(
+        str.find, compress(texts, later), repeat(term), map(operator.add, compress(starts, later), repeat(1))
+    )
+    for n, place in zip(compress(range(len(found)), later), again, strict=True):
+        found[n] = place
+    return found, bytes(map(operator.ge, found, repeat(0)))
 
 
 def _place(review: Review) -> tuple:

@@ -103,6 +103,7 @@ class Loads:
         # that shows what was just loaded, as the watcher, whose first start
         # imports watchfiles and anyio, which would delay it.
         self.app.call_after_refresh(reader.search_bar.prepare)
+        self.app.call_after_refresh(reader.prepare_search)  # every text, in idle slices
         if self.watching:
             self.app.call_after_refresh(self.watch_entries)
 

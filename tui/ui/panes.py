@@ -66,6 +66,7 @@ class ReaderPanes(MainScreen):
         self.read_on_open: frozenset[str] = frozenset()
         self.sidebar = SidebarCounts()
         self.search_turn = 0  # the search box's changes so far: see tui.ui.search_keys
+        self.search_prepared: bool | None = None  # texts made ahead: None until the load ends
         self._unmuted_list: tuple[list[Review], frozenset[str], list[Review]] | None = None
         # The library's reading order by key (made once everything is loaded:
         # `rank_library`) and the filters' recent answers: see tui.core.order.

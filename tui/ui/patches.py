@@ -16,6 +16,8 @@ Textual method or attribute.
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
   `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
   tests/perf_guards/test_runtime.py.
+- `quiet_input`: an `Input` whose text changing width does not lay the screen
+  out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -24,7 +26,8 @@ Textual method or attribute.
 from __future__ import annotations
 
 import asyncio
-from typing import Self
+import functools
+from typing import TYPE_CHECKING, Self
 
 from rich.console import RenderableType
 from textual import events
@@ -38,6 +41,9 @@ from textual.widget import Widget
 
 from tui import runtime
 from tui.ui.signals import TerminalOutput
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
 
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
@@ -300,6 +306,27 @@ def _sizes_itself(widget: Widget) -> bool:
     if not widget._nodes:
         return False
     return not getattr(widget, "FIXED_SIZE", False) or any(_sizes_itself(child) for child in widget._nodes)
+
+
+@functools.cache
+def quiet_input() -> type[Input]:
+    """`QuietInput`, an `Input` that lays out only itself as its text grows or
+    shrinks. Textual's `Input._watch_value` sets `virtual_size` (a reactive
+    with `layout=True`) to the text's width on every change: each character
+    typed in the search box laid the whole screen out (~8 ms at 100,000
+    reviews). Set first as `set_virtual_size` does for the panes, the same
+    assignment then changes nothing. Made on first use: `Input` is imported
+    after the first frame (tui.ui.widgets.search_bar). (Overrides a private
+    Textual method; textual is pinned exactly, and
+    tests/perf_guards/test_search_frames.py fails if this stops working.)"""
+    from textual.widgets import Input
+
+    class QuietInput(Input):
+        def _watch_value(self, value: str) -> None:
+            set_virtual_size(self, Size(self.content_width, 1))
+            super()._watch_value(value)
+
+    return QuietInput
 
 
 def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:

@@ -19,12 +19,35 @@ from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.search_bar import SearchBar
 
-SEARCH_AT_ONCE = 12_000
+SEARCH_AT_ONCE = 30_000
 """Work (`SearchIndex.work`, which gives what its units cost) a key may do
-before its frame; more is searched off the key."""
+before its frame; more is searched off the key. Done at once, the results
+are in the key's frame; off the key, they come a frame later at best (the
+frame timer's next tick, up to 17 ms after the box's frame), so a search of
+a few milliseconds is better done at once."""
 
 SLICE_S = 0.004
 """Searching off the key: the longest stretch before the loop is let go."""
+
+PREPARE_AFTER_S = 2.0
+"""How long after the load the search's texts start to be made: the load's
+own work (saving the cache, starting the watcher) and its peak memory are
+over by then, and the ~180 MB of texts at 100,000 reviews are not part of
+it. A search before that makes the texts it needs itself."""
+
+PREPARE_AHEAD_MAX = 20_000
+"""The most reviews whose texts are made ahead, after the load, unasked: ~1.8 KB
+of text a review, ~36 MB at this size. A larger library makes them when the
+search box is first opened instead, so a reader who never searches does not
+hold ~180 MB at 100,000 reviews for it."""
+
+PREPARE_SLICE_S = 0.002
+"""Making the search's texts after the load: the longest stretch before the
+loop is let go (a key pressed meanwhile waits at most this)."""
+
+PREPARE_PAUSE_S = 0.001
+"""...and how long it is let go: long enough for a key's messages to pass
+from the App to the widget that answers it and for the frame after them."""
 
 
 class SearchKeys(ReaderPanes):
@@ -48,6 +71,11 @@ class SearchKeys(ReaderPanes):
         )
 
     async def _search_off_the_key(self, query: str, wanted: tuple[str, ...], source: list, turn: int) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()  # the box's frame first: its character, then the search
+        if turn != self.search_turn:
+            return
         before = self.filters
         started = time.perf_counter()
         for _ in self.search_index.steps(source, wanted):
@@ -58,6 +86,36 @@ class SearchKeys(ReaderPanes):
                 started = time.perf_counter()
         if turn == self.search_turn and self.filters == before:
             self.filters = self.filters._replace(query=query)  # answered from memory now
+
+    def prepare_search(self) -> None:
+        """Make every review's search text in the background once the files
+        are loaded, so that the first character typed does not read every
+        review's body (~1.4 s at 100,000). Past `PREPARE_AHEAD_MAX` reviews,
+        only once the search box opens (`action_search`)."""
+        self.search_prepared = False
+        if len(self.library.reviews) <= PREPARE_AHEAD_MAX:
+            self.set_timer(PREPARE_AFTER_S, self._start_preparing)
+
+    def _start_preparing(self) -> None:
+        if self.search_prepared:
+            return
+        self.search_prepared = True
+        self.run_worker(
+            self._prepare_search,  # type: ignore[arg-type]  # as in on_search_bar_changed
+            group="search-texts",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _prepare_search(self) -> None:
+        library = self.library.reviews
+        started = time.perf_counter()
+        for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
+            if time.perf_counter() - started > PREPARE_SLICE_S:
+                await asyncio.sleep(PREPARE_PAUSE_S)
+                if self.library.reviews is not library:
+                    return  # a reload: a search makes the texts it lacks
+                started = time.perf_counter()
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""
@@ -91,6 +149,8 @@ class SearchKeys(ReaderPanes):
 
     def action_search(self) -> None:
         self.search_bar.open(self.filters.query)
+        if self.search_prepared is False:  # None: the load is not done yet
+            self._start_preparing()
 
     def action_next_match(self, step: int) -> None:
         """The next (or previous) line with a match in the review; past its last,

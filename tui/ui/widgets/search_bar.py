@@ -49,10 +49,16 @@ class SearchBar(Horizontal):
         milliseconds to mount and style): `prepare` mounts it once the files are
         loaded, or the first `/` does."""
         if self._input is None:
-            from textual.widgets import Input, Label
+            from textual.widgets import Label
 
-            self._input = Input(placeholder=words().search_placeholder, id="search-input")
+            from tui.ui.patches import quiet_input
+
+            self._input = quiet_input()(placeholder=words().search_placeholder, id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
+            # Told as the value is set, in the key's own turn: `Input.Changed`
+            # reaches the screen three message hops later, after the screen
+            # has drawn the box, so the list it selects took a second frame.
+            self.watch(self._input, "value", self._value_changed, init=False)
         return self._input
 
     def prepare(self) -> None:
@@ -83,10 +89,12 @@ class SearchBar(Horizontal):
         if self.display:  # Textual lays the screen out on every set, changed or not
             self.display = False
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        event.stop()
+    def _value_changed(self, value: str) -> None:
         if self.display:
-            post_to_screen(self, self.Changed(event.value))
+            post_to_screen(self, self.Changed(value))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()  # told by `_value_changed` already
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
