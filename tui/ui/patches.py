@@ -7,6 +7,8 @@ Textual method or attribute.
 
 - `set_virtual_size`: a line-API pane's content height changes without laying
   out the screen (`ScrollView._scroll_update`). tests/perf_guards/test_redraw.py.
+- `KeptBar`: a scrollbar's last drawings kept by its looks (`_styles_cache`).
+  tests/perf_guards/test_redraw.py, the snapshots.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
   `App._start_widget`), component classes styled once per stylesheet
   (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
@@ -25,14 +27,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
+from rich.console import RenderableType
 from textual import events
 from textual.driver import Driver
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.strip import Strip
+from textual.widget import Widget
 
 from tui import runtime
 from tui.ui.signals import TerminalOutput
@@ -60,6 +65,53 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
     view.refresh()
 
 
+class KeptBar(ScrollBar):
+    """A scrollbar that keeps its last few drawings, by what it looks like:
+    `/` and escape take a row from the panes and give it back, and each time
+    both panes' bars (~70 lines) were drawn anew for one of the same two
+    pictures (~2-3 ms at 120x40). `looks` says what a drawing depends on.
+
+    A drawing is kept only when it was just made in full (`render` ran for
+    the whole bar); one handed out from here drops what Textual's own cache
+    of the bar's lines holds (`_styles_cache`, private), which was drawn for
+    another look. (textual is pinned exactly; tests/perf_guards/test_redraw.py
+    and the snapshots fail if this stops working.)"""
+
+    KEPT = 4
+
+    def looks(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    _kept: dict[tuple[object, ...], list[Strip]] | None = None
+    _fresh = False
+
+    def render(self) -> RenderableType:
+        self._fresh = True
+        return super().render()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        looks = self.looks()
+        key = (looks, crop, tuple(self.get_line_filters()))
+        kept = self._kept if self._kept is not None else {}
+        self._kept = kept
+        strips = kept.pop(key, None)
+        if strips is not None:
+            self._styles_cache.clear()
+            self.shown(looks)
+        else:
+            self._fresh = False
+            strips = super().render_lines(crop)
+            if not (self._fresh and crop == self.size.region):
+                return strips
+        kept[key] = strips  # the newest last
+        while len(kept) > self.KEPT:
+            del kept[next(iter(kept))]
+        return list(strips)
+
+    def shown(self, looks: tuple[object, ...]) -> None:
+        """A kept drawing of `looks` is on screen now."""
+
+
 class StyledPane(ScrollView):
     """A scroll view whose scrollbars are styled when Textual makes them, and
     whose component classes are styled again only when the stylesheet changes.
@@ -85,6 +137,53 @@ class StyledPane(ScrollView):
 
     BAR: type[ScrollBar] = ScrollBar
     """The scrollbars' class."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Tell the pane of its new size while the screen is laid out, not by
+        the Resize event Textual posts after it: the list's content height
+        depends on its own height (`ReviewList._virtual_height`), and set from
+        the event it was drawn a second time, a frame timer's tick after the
+        layout's frame (`/` and escape in the search box, which move the panes'
+        bottom edge by a row). And keep the lines a change of height alone
+        leaves as they were. (Overrides a private Textual method, called
+        from `Screen._refresh_layout` for each widget laid out, and reads and
+        fills Textual's private cache of a widget's lines, `_styles_cache`;
+        textual is pinned exactly, and tests/perf_guards/test_frames.py and
+        tests/ui/test_kept_answers.py fail if this stops working.)"""
+        old = self._size
+        lines = self._styles_cache
+        kept = dict(lines._cache) if old.width == size.width and old.height != size.height else None
+        dirty = set(lines._dirty_lines)
+        scroll, refreshes = self.scroll_offset, self._refreshes
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized and self.is_attached and container_size:
+            self.sized()
+        if kept and resized and self.scroll_offset == scroll and self._refreshes == refreshes:
+            # Only the height changed, and nothing else since these lines were
+            # drawn: above the bottom edge (its border and padding) of the
+            # shorter of the two sizes they are as they were. Textual dropped
+            # them all; the review pane redrew ~37 lines for `/` and escape.
+            above = min(old.height, size.height) - self.styles.gutter.bottom
+            for y, strip in kept.items():
+                if y < above and y not in dirty:
+                    lines._cache[y] = strip
+                    lines._dirty_lines.discard(y)
+        return resized
+
+    def sized(self) -> None:
+        """The pane's new size is set, during the layout that gave it."""
+
+    _refreshes = 0
+    """How many times the pane asked to be drawn again (see `_size_updated`)."""
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if repaint or recompose:
+            self._refreshes += 1
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _made_bar(self, *, vertical: bool) -> ScrollBar:
         """A bar made as Textual makes it (`Widget.vertical_scrollbar`), but a
@@ -147,10 +246,11 @@ class OneFrameScreen(Screen[None]):
 
         What a widget asked for while this layout ran is dropped when the
         layout already did it: the widget was laid out before (it was only
-        resized), or it is new but fixed in size and has no children (the
-        filter bar). A new widget that sizes itself or holds others (the key
-        panel) keeps its requests: its size may depend on a first layout of its
-        content. Requests made before this layout are left alone. (Overrides a
+        resized), or it is new but fixed in size and holds nothing (the filter
+        bar) or says that all it holds is fixed in size too (`FIXED_SIZE`: the
+        search box, the first time `/` shows it). Any other new widget (the key
+        panel, the code pane) keeps its requests: its size may depend on a
+        first layout of its content. Requests made before this layout are left alone. (Overrides a
         private Textual method; textual is pinned exactly, and
         tests/perf_guards/test_frames.py and the key panel tests fail if this stops working.
         In tmux, the screen after bursts of such keys matched a full redraw.)"""
@@ -160,7 +260,7 @@ class OneFrameScreen(Screen[None]):
         for widget, _ in self._compositor.layers:  # what it sized, scrollbars included
             if widget in asked:
                 continue
-            if widget in laid_out or (not widget._nodes and not widget.styles.auto_dimensions):
+            if widget in laid_out or not _sizes_itself(widget):
                 widget._layout_required = widget._repaint_required = False
 
     async def _on_idle(self, event: events.Idle) -> None:
@@ -195,6 +295,17 @@ class OneFrameScreen(Screen[None]):
             self.set_timer(wait, self._collect_when_quiet)  # a key came meanwhile: wait again
         else:
             runtime.collect_full()
+
+
+def _sizes_itself(widget: Widget) -> bool:
+    """May the widget's size depend on a first layout of its content? A
+    widget that holds others may (the key panel, the code pane), unless it
+    says that it and they are fixed in size (`FIXED_SIZE`: the search box)."""
+    if widget.styles.auto_dimensions:
+        return True
+    if not widget._nodes:
+        return False
+    return not getattr(widget, "FIXED_SIZE", False) or any(_sizes_itself(child) for child in widget._nodes)
 
 
 @functools.cache

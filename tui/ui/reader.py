@@ -23,7 +23,6 @@ from functools import partial
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 
 from tui.core.filters import labels, marks_narrow
 from tui.core.model import FileUpdate, Problem
@@ -36,6 +35,7 @@ from tui.ui.ref_keys import RefKeys
 from tui.ui.search_keys import SearchKeys
 from tui.ui.view_keys import ViewKeys
 from tui.ui.widgets.code_pane import CodePane
+from tui.ui.widgets.covered import CoveredColumn, CoveredRow
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.key_bar import KeyBar
 from tui.ui.widgets.review_list import ReviewList
@@ -57,8 +57,8 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield FilterBar(id="filter-bar")
-        with Horizontal(id="main"):
-            with Vertical(id="sidebar"):
+        with CoveredRow(id="main"):
+            with CoveredColumn(id="sidebar"):
                 yield TagList(id="tags")
                 yield ReviewList(id="reviews")
             yield ReviewView(id="review")
@@ -107,6 +107,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         self.search_index.retain(self.library.reviews)
         self.sidebar.forget()  # a view's search reads bodies, which may have changed
         self._refresh_all(fallback=position)
+        self.call_after_refresh(self.rank_library)
         if reloaded.added or reloaded.updated:
             self.news_arrived([*reloaded.added, *reloaded.updated])
         if reloaded:

@@ -114,6 +114,10 @@ class CursorList(Pane, can_focus=True):
         else:
             self.highlighted = index
 
+    def sized(self) -> None:
+        """Resized, in the layout's own frame: keep the highlighted row in view now."""
+        self.reveal()
+
     def on_resize(self, event: events.Resize) -> None:
         """Shorter (the filter bar or the search box came, the terminal shrank):
         keep the highlighted row in view. Textual runs a subclass's own

@@ -28,6 +28,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from tui.core.model import Review
+from tui.core.order import Ranks
 from tui.core.search import review_fields, snippet, split_runs
 from tui.core.wrap import truncate
 from tui.i18n import words
@@ -132,6 +133,7 @@ class ReviewList(CursorList):
         self.empty = ""
         self.terms: tuple[str, ...] = ()
         self._index: dict[str, int] | None = {}
+        self._ranks: Ranks | None = None
         self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
 
     # -- data in -----------------------------------------------------------------
@@ -144,12 +146,15 @@ class ReviewList(CursorList):
         empty: str,
         fallback: int = 0,
         terms: tuple[str, ...] = (),
+        ranks: Ranks | None = None,
     ) -> str | None:
         """Replace the rows, keeping `selected` highlighted when it is still listed,
         else the row at `fallback`. Returns the key now highlighted. `terms` are
-        the search terms to highlight."""
+        the search terms to highlight. `ranks`, if given, rank a list of which
+        `reviews` is a part in its order: a review is found in them by bisection."""
         before = self.highlighted
         self.reviews, self.describe, self.empty, self.terms = reviews, describe, empty, terms
+        self._ranks = ranks
         self._index = None  # made when first asked for: a relist of 100,000 reviews need not
         self._cache.clear()
         if before is not None and before < len(reviews) and reviews[before].key == selected:
@@ -186,10 +191,13 @@ class ReviewList(CursorList):
         return self._index
 
     def _find(self, key: object) -> int | None:
-        """Where `key` is listed: one scan in C, without building `positions`
-        (~15 ms at 100,000 reviews) for the one answer a relist needs."""
+        """Where `key` is listed: by bisection given ranks, else one scan in C,
+        without building `positions` (~15 ms at 100,000 reviews) for the one
+        answer a relist needs."""
         if key is None:
             return None
+        if self._ranks is not None:
+            return self._ranks.find(self.reviews, key) if isinstance(key, str) else None
         if self._index is not None:
             return self._index.get(key) if isinstance(key, str) else None
         try:
@@ -287,6 +295,12 @@ class ReviewList(CursorList):
             ],
             width,
         )
+
+    def sized(self) -> None:
+        """Resized, in the layout's frame (see `StyledPane._size_updated`): the
+        content height may change with the height (`_virtual_height`)."""
+        set_virtual_size(self, Size(self.outer_size.width, self._virtual_height()))  # as on_resize sets it
+        super().sized()
 
     def on_resize(self, event: events.Resize) -> None:
         self._cache.clear()

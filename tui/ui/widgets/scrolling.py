@@ -13,12 +13,11 @@ from typing import Any, ClassVar, Self
 from rich.console import RenderableType
 from rich.style import Style
 from textual.geometry import Region
-from textual.scrollbar import ScrollBar
 
-from tui.ui.patches import StyledPane, set_virtual_size
+from tui.ui.patches import KeptBar, StyledPane, set_virtual_size
 
 
-class PaneScrollBar(ScrollBar):
+class PaneScrollBar(KeptBar):
     """A scrollbar that skips a redraw which would draw it as it is.
 
     Textual redraws a widget's scrollbars each time it restyles the widget,
@@ -56,6 +55,12 @@ class PaneScrollBar(ScrollBar):
     def render(self) -> RenderableType:
         self._drawn_as = self._looks()
         return super().render()
+
+    def looks(self) -> tuple[object, ...]:
+        return self._looks()
+
+    def shown(self, looks: tuple[object, ...]) -> None:
+        self._drawn_as = looks
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False

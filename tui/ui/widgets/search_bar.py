@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 
 class SearchBar(Horizontal):
+    FIXED_SIZE = True
+    """It and what it holds are sized by the stylesheet alone: the layout that
+    first shows it is its only one (tui.ui.patches.OneFrameScreen)."""
+
     BINDINGS = [
         Binding(
             "escape", "cancel", "Clear", id="search.cancel", tooltip="Clear the search and close the box"

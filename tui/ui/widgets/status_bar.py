@@ -9,6 +9,8 @@ from tui.i18n import words
 
 
 class StatusBar(Static):
+    _shown: list[tuple[str, str] | str] | None = None
+
     def show(
         self,
         repos: list[str],
@@ -29,4 +31,7 @@ class StatusBar(Static):
             parts += ["  ", (words().status_loading.format(done=f"{done:,}", total=f"{total:,}"), "$warning")]
         if repos:
             parts += ["  ", (", ".join(repos), "$accent")]
+        if parts == self._shown:
+            return  # a filter or tag key asks again: drawn as it is, the line is left alone
+        self._shown = parts
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed
