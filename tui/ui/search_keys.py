@@ -150,7 +150,7 @@ class SearchKeys(ReaderPanes):
     def action_search(self) -> None:
         self.search_bar.open(self.filters.query)
         if self.search_prepared is False:  # None: the load is not done yet
-            self._start_preparing()
+            self.call_after_refresh(self._start_preparing)  # after the box's frame
 
     def action_next_match(self, step: int) -> None:
         """The next (or previous) line with a match in the review; past its last,
