@@ -125,9 +125,9 @@ def _schema(argv: Sequence[str]) -> int:
 
 def _resolve_refs(library: Library, repo_dir: Path | None) -> tuple[list[ReviewRefs], list[str]]:
     from tui import refs_report
-    from tui.store import config, locations
+    from tui.store import locations
 
-    settings = config.load(locations.config_file(), keys=False)
+    settings = _settings()
     for warning in settings.warnings:
         warn(warning)
     return refs_report.resolve_all(
@@ -241,7 +241,7 @@ def _marks(given: str | None, settings: Config | None = None) -> ReadState:
 
 
 def _settings() -> Config:
-    """config.yaml, its keymap left for the App to check against its bindings."""
+    """config.yaml, its keymap unchecked (the App checks it against its bindings)."""
     from tui.store import config, locations
 
     return config.load(locations.config_file(), keys=False)

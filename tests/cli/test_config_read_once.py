@@ -37,21 +37,22 @@ run()
 """
 
 
-def _config_file(isolated_dirs: dict[str, Path]) -> Path:
+def _config_and_entries(tmp_path: Path, isolated_dirs: dict[str, Path]) -> tuple[Path, Path]:
+    """config.yaml (CONFIG), and a folder of entry files with one review."""
     folder = isolated_dirs["XDG_CONFIG_HOME"] / "prdigest-tui"
     folder.mkdir(parents=True)
     path = folder / "config.yaml"
     path.write_text(CONFIG, encoding="utf-8")
-    return path
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    write_review(entries / "one.yaml", "The only review")
+    return path, entries
 
 
 def test_the_reader_parses_its_config_once_and_all_of_it_applies(
     tmp_path: Path, isolated_dirs: dict[str, Path]
 ) -> None:
-    path = _config_file(isolated_dirs)
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    write_review(entries / "one.yaml", "The only review")
+    path, entries = _config_and_entries(tmp_path, isolated_dirs)
     record = tmp_path / "opened.txt"
     argv = [sys.executable, "-c", PROBE, str(record), "--lang", "en", "--no-watch", str(entries)]
     marks = path.parent / "marks.json"  # `state:`, relative to the config's folder
@@ -68,10 +69,7 @@ def test_the_reader_parses_its_config_once_and_all_of_it_applies(
 async def test_a_config_read_by_the_command_line_warns_as_one_the_app_reads(
     tmp_path: Path, isolated_dirs: dict[str, Path]
 ) -> None:
-    path = _config_file(isolated_dirs)
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    write_review(entries / "one.yaml", "The only review")
+    path, entries = _config_and_entries(tmp_path, isolated_dirs)
     shown = []
     for given in (None, config.load(path, keys=False)):
         app = PrDigestApp([entries], tmp_path / "state.json", watch=False, config_path=path, config=given)

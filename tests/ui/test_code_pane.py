@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 
+from tests.clone_repo import ENGINE
 from tui.ui.screens.diff import DiffScreen
 from tui.ui.widgets.code_pane import CodePane
 from tui.ui.widgets.code_view import CodeFile, CodeView, language_for
@@ -152,21 +153,7 @@ def test_languages_from_file_names() -> None:
     assert language_for("README") == "text"
 
 
-CODE = '''\
-"""The engine."""
-
-LIMIT = 10
-
-
-class Engine:
-    """Runs things."""
-
-    def __init__(self) -> None:
-        self.speed = 1
-
-    def start(self) -> None:
-        pass
-'''
+CODE = ENGINE[: ENGINE.index("\n    def stop")]  # the refs tests' engine, up to `def start` (line 12)
 
 
 def test_code_pane_snapshot_120x40(snap_compare) -> None:

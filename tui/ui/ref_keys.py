@@ -16,10 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.core.model import NOTES, SECTIONS, Review
+from tui.core.model import SECTIONS, Review
 from tui.i18n import words
 from tui.ui.mark_keys import MarkKeys
 from tui.ui.widgets.code_pane import CodePane
+from tui.ui.widgets.review_blocks import check_mark
 from tui.ui.widgets.review_view import ReviewView
 
 if TYPE_CHECKING:
@@ -220,9 +221,7 @@ class RefKeys(MarkKeys):
         review, item_key, index, total = found
         assert self._origin is not None
         place = self._origin[1]
-        done = item_key in self.checked(review)
-        checked_mark, unchecked_mark = ("✓", "•") if place in NOTES else ("[✓]", "[ ]")  # as the review pane
-        box = checked_mark if done else unchecked_mark
+        box = check_mark(place, item_key in self.checked(review))  # as the review pane shows it
         section = words().section_headings[place]
         return words().code_opened_from.format(section=section, n=index + 1, total=total, box=box)
 

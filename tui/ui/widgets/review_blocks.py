@@ -17,6 +17,14 @@ from tui.ui import presenting
 Runs = list[tuple[str, Hashable]]
 
 
+def check_mark(section: str, checked: bool) -> str:
+    """How an item of `section` shows whether it is checked: a box for a
+    checklist item, a tick or a bullet for a note."""
+    if section in CHECKABLE:
+        return "[✓]" if checked else "[ ]"
+    return "✓" if checked else "•"
+
+
 class Block:
     """A paragraph to lay out: runs of (text, style name) behind a prefix.
     (A plain class: see `tui.core.changes.ReviewChanges`.)"""
@@ -119,9 +127,9 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
                 for n, ref in enumerate(extra):
                     runs += [(", ", "dim")] if n else []
                     runs += _code(ref, shown)
+            checked = item.key in shown.checked
             if section in CHECKABLE:
-                mark = "[✓] " if item.key in shown.checked else "[ ] "
-                lead: Runs = [(mark, "checked" if item.key in shown.checked else "box")]
+                lead: Runs = [(f"{check_mark(section, checked)} ", "checked" if checked else "box")]
                 if section == "read_order":
                     lead += [(f"{number}. ", "meta")]
                 bar: Runs = [(" ▌", "focus-bar")] if section == "focus" else [("  ", None)]
@@ -129,7 +137,7 @@ def review_blocks(review: Review | None, shown: Shown) -> list[Block]:
                     Block(runs, bar + lead, item=index, fill="focus" if section == "focus" else None)
                 )
             else:  # a note: the cursor stops on it too
-                note_mark: Runs = [("  ✓ ", "checked")] if item.key in shown.checked else [("  • ", "dim")]
+                note_mark: Runs = [(f"  {check_mark(section, checked)} ", "checked" if checked else "dim")]
                 blocks.append(Block(runs, note_mark, item=index))
             index += 1
     if shown.terms:
