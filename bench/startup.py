@@ -268,6 +268,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def sample_children(pid: int, peaks: dict[int, int]) -> None:
+    """Each child of `pid`'s peak RSS so far (kB) into `peaks`, by child; a
+    child's last figure is kept once it is gone."""
+    for child in _children(pid):
+        peaks[child] = _status_kb(child, "VmHWM") or peaks.get(child, 0)
+
+
 @dataclass
 class PtyRun:
     """One spawn: seconds from the fork to each checkpoint, and the rest."""
@@ -339,8 +346,7 @@ def run_in_pty(
                 break
             if now - sampled >= SAMPLE_S:
                 sampled = now
-                for child in _children(pid):
-                    workers[child] = _status_kb(child, "VmHWM") or workers.get(child, 0)
+                sample_children(pid, workers)
         if stream.done:
             hwm_kb = _status_kb(pid, "VmHWM")
             quit_s, status = _quit(pid, fd, quit_key)
