@@ -54,14 +54,17 @@ def cpu_s(pid: int) -> float:
     return total / 1e9
 
 
-def first_paint(argv: list[str], cwd: Path, env: dict[str, str], markers: tuple, quit_key: bytes):
-    """(wall, CPU) seconds from the spawn to the first paint."""
-    stream = Stream({"paint": markers}, {})
+def watch(
+    argv: list[str], cwd: Path, env: dict[str, str], checkpoints: dict, quit_key: bytes, limit: float = 60
+) -> tuple[dict[str, float], float]:
+    """Wall seconds from the spawn to each of `checkpoints`, and the CPU
+    seconds spent (`cpu_s`) when the last of them is on screen."""
+    stream = Stream(checkpoints, {})
     started = time.perf_counter()
     pid, fd = _spawn(argv, cwd, env)
     cpu = None
     try:
-        while not stream.done and time.perf_counter() - started < 60:
+        while not stream.done and time.perf_counter() - started < limit:
             chunk = _read(fd, 0.05)
             if chunk:
                 stream.feed(chunk, time.perf_counter() - started)
@@ -76,8 +79,16 @@ def first_paint(argv: list[str], cwd: Path, env: dict[str, str], markers: tuple,
             os.waitpid(pid, 0)
         os.close(fd)
     if not stream.done or cpu is None:
-        raise RuntimeError(f"{argv}: no first paint; screen tail: {stream.tail()!r}")
-    return stream.reached["paint"], cpu
+        raise RuntimeError(
+            f"{argv}: not all of {sorted(checkpoints)} on screen; screen tail: {stream.tail()!r}"
+        )
+    return stream.reached, cpu
+
+
+def first_paint(argv: list[str], cwd: Path, env: dict[str, str], markers: tuple, quit_key: bytes):
+    """(wall, CPU) seconds from the spawn to the first paint."""
+    reached, cpu = watch(argv, cwd, env, {"paint": markers}, quit_key)
+    return reached["paint"], cpu
 
 
 def main() -> int:

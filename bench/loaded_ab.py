@@ -18,25 +18,17 @@ Timings are never pass/fail.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import shutil
-import signal
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from first_paint_ab import cpu_s
+from first_paint_ab import watch
 from make_corpus import generate
 from startup import (
     BENCH,
-    Stream,
-    _quit,
-    _read,
-    _spawn,
     app_checkpoints,
     cache_filled,
     child_env,
@@ -50,28 +42,8 @@ def timed(
     argv: list[str], cwd: Path, env: dict[str, str], checkpoints: dict, quit_key: bytes
 ) -> dict[str, float]:
     """Wall seconds from the spawn to each checkpoint, and CPU seconds at the last one."""
-    stream = Stream(checkpoints, {})
-    started = time.perf_counter()
-    pid, fd = _spawn(argv, cwd, env)
-    cpu = None
-    try:
-        while not stream.done and time.perf_counter() - started < 120:
-            chunk = _read(fd, 0.05)
-            if chunk:
-                stream.feed(chunk, time.perf_counter() - started)
-                if stream.done:
-                    cpu = cpu_s(pid)
-            elif chunk == b"":
-                break
-        _quit(pid, fd, quit_key)
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
-    if not stream.done or cpu is None:
-        raise RuntimeError(f"{argv}: not all on screen; screen tail: {stream.tail()!r}")
-    return {**stream.reached, "cpu": cpu}
+    reached, cpu = watch(argv, cwd, env, checkpoints, quit_key, limit=120)
+    return {**reached, "cpu": cpu}
 
 
 def main() -> int:

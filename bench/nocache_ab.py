@@ -37,7 +37,6 @@ from startup import (
     BENCH,
     SAMPLE_S,
     Stream,
-    _children,
     _quit,
     _read,
     _spawn,
@@ -48,6 +47,7 @@ from startup import (
     floor_for,
     median,
     progress,
+    sample_children,
 )
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -79,8 +79,7 @@ def one_run(argv: list[str], cwd: Path, env: dict[str, str], count: int | None) 
                 break
             if now - sampled >= SAMPLE_S:
                 sampled = now
-                for child in _children(pid):
-                    kids[child] = _status_kb(child, "VmHWM") or kids.get(child, 0)
+                sample_children(pid, kids)
         if stream.done:
             own, children = stat_cpu_s(pid)
             out["cpu"], out["own_cpu"] = own + children, own

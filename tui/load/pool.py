@@ -438,11 +438,12 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
 
 def _answers(answer: object, files: int) -> bool:
     """Is `answer` what `parse_files` answers for `files` files (as far as its shape goes)?"""
-    if isinstance(answer, tuple) and len(answer) == 3:
-        journal, bodies_at, answer = answer
-        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
-            return False
-    return isinstance(answer, list) and len(answer) == files
+    from tui.load.pool_files import split_answer
+
+    try:
+        return len(split_answer(answer)[1]) == files
+    except ValueError:
+        return False
 
 
 def _end(pid: int) -> None:

@@ -41,6 +41,21 @@ def walked(roots: list[str], skip: list[str], size: int) -> Callable[[int], list
     return take
 
 
+def split_answer(answer: object) -> tuple[tuple, list]:
+    """`parse_files`'s answer as its head (journal, bodies' offset; or none)
+    and its entries; ValueError if it is not of that shape."""
+    head: tuple = ()
+    entries = answer
+    if isinstance(answer, tuple) and len(answer) == 3:
+        journal, bodies_at, entries = answer
+        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
+            raise ValueError("not an answer to the task")
+        head = (journal, bodies_at)
+    if not isinstance(entries, list):
+        raise ValueError("not an answer to the task")
+    return head, entries
+
+
 def new_files(
     answer: object, known: dict[str, Path], skip: frozenset[str], taken: set[str]
 ) -> tuple[list | tuple, list[Path]]:
@@ -48,16 +63,7 @@ def new_files(
     another worker whose walk of a changing tree was not quite the same) or
     left out, and the `Path`s of those left, the reader's own where it has
     them. Each file is then taken once, if it was answered at all."""
-    head: tuple = ()
-    if isinstance(answer, tuple) and len(answer) == 3:
-        journal, bodies_at, entries = answer
-        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
-            raise ValueError("not an answer to the task")
-        head = (journal, bodies_at)
-    else:
-        entries = answer
-    if not isinstance(entries, list):
-        raise ValueError("not an answer to the task")
+    head, entries = split_answer(answer)
     kept, files = [], []
     for entry in entries:
         if not (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[0], str)):
