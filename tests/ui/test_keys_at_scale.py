@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import screen_text, settled
+from tests.search_scan import plain_search
 from tui.core.model import ALL_TAG
-from tui.core.search import review_fields, terms
 from tui.store.locations import bundled_entries
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
@@ -34,12 +34,7 @@ def listed(app: PrDigestApp) -> list[str]:
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
-    wanted = terms(query)
-    return [
-        r.key
-        for r in app.reader.library.reviews
-        if all(term in "\n".join(review_fields(r)).lower() for term in wanted)
-    ]
+    return [r.key for r in plain_search(app.reader.library.reviews, query)]
 
 
 async def searches_done(app: PrDigestApp, pilot) -> None:

@@ -5,39 +5,28 @@ made are answered as a plain scan would."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import settled
-from tui.core.search import review_fields, terms
+from tests.bench_corpus import generate
+from tests.search_scan import plain_search
+from tui.core.search import terms
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
     folder = tmp_path_factory.mktemp("corpus") / "c"
     generate(folder, 600, seed=4)
     return folder
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
-    wanted = terms(query)
-    return [
-        r.key
-        for r in app.reader.library.reviews
-        if all(term in "\n".join(review_fields(r)).lower() for term in wanted)
-    ]
+    return [r.key for r in plain_search(app.reader.library.reviews, query)]
 
 
 def busy(app: PrDigestApp, group: str) -> bool:
