@@ -156,30 +156,15 @@ def test_select_with_ranks_and_kept_answers_is_the_plain_select(corpus: Library,
             and (not unread or review.key == keep or review.key not in read)
             and (not unchecked or review.key == keep or has_unchecked(review, checked(review)))
         ]
+        marks = {
+            "is_read": read.__contains__,
+            "read_keys": read,
+            "marked": marked,
+            "checked": checked,
+            "index": index,
+            "keep": keep,
+        }
         for _ in range(2):
-            got = select(
-                source,
-                filters,
-                is_read=read.__contains__,
-                read_keys=read,
-                marked=marked,
-                checked=checked,
-                index=index,
-                keep=keep,
-                ranks=ranks,
-                kept=narrowed,
-            )
+            got = select(source, filters, **marks, ranks=ranks, kept=narrowed)
             assert got == plain, (name, filters, keep)
-            assert (
-                select(
-                    source,
-                    filters,
-                    is_read=read.__contains__,
-                    read_keys=read,
-                    marked=marked,
-                    checked=checked,
-                    index=index,
-                    keep=keep,
-                )
-                == plain
-            )
+            assert select(source, filters, **marks) == plain
