@@ -12,6 +12,7 @@ import pytest
 from tests.app_helpers import settled
 from tests.bench_corpus import generate
 from tests.search_scan import plain_search
+from tests.waiting import busy, workers_done
 from tui.core.search import terms
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
@@ -29,19 +30,6 @@ def plain(app: PrDigestApp, query: str) -> list[str]:
     return [r.key for r in plain_search(app.reader.library.reviews, query)]
 
 
-def busy(app: PrDigestApp, group: str) -> bool:
-    return any(worker.group == group and not worker.is_finished for worker in app.reader.workers)
-
-
-async def until_done(app: PrDigestApp, pilot, group: str) -> None:
-    for _ in range(1000):
-        if not busy(app, group):
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{group} never ended")
-
-
 @pytest.fixture(autouse=True)
 def at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search_keys, "PREPARE_AFTER_S", 0.01)  # not 2 s after the load
@@ -52,10 +40,10 @@ async def test_every_text_is_made_once_loading_ends(tmp_path: Path, corpus: Path
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         for _ in range(100):
-            if busy(app, "search-texts"):
+            if busy(app.reader, "search-texts"):
                 break
             await pilot.pause(0.01)
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         reader = app.reader
         source = reader._source()
         assert len(reader.search_index) == len(reader.library.reviews) == 600
@@ -72,20 +60,20 @@ async def test_keys_typed_while_the_texts_are_made(
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         for _ in range(100):
-            if busy(app, "search-texts") and len(app.reader.search_index):
+            if busy(app.reader, "search-texts") and len(app.reader.search_index):
                 break
             await pilot.pause(0.005)
         assert 0 < len(app.reader.search_index) < 600  # still making them
         await pilot.press("slash", *"sched")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert app.reader.filters.query == "sched"
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "sched") != []
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         assert len(app.reader.search_index) == 600
         await pilot.press("backspace", "backspace", "backspace", "backspace")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "s")
 
 
@@ -99,15 +87,15 @@ async def test_a_large_library_makes_its_texts_when_the_box_opens(
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         await pilot.pause(0.2)  # 20 times PREPARE_AFTER_S
-        assert not busy(app, "search-texts") and len(app.reader.search_index) == 0
+        assert not busy(app.reader, "search-texts") and len(app.reader.search_index) == 0
         await pilot.press("slash")
         for _ in range(100):
             if len(app.reader.search_index):
                 break
             await pilot.pause(0.01)
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         assert len(app.reader.search_index) == 600
         await pilot.press(*"sched")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "sched") != []
