@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from tui.core.model import Library
+
 MAKE_CORPUS = Path(__file__).resolve().parents[1] / "bench" / "make_corpus.py"
 
 
@@ -18,3 +20,12 @@ def generate(folder: Path, reviews: int, seed: int = 0, per_file: int = 10) -> l
     spec.loader.exec_module(module)
     written: list[Path] = module.generate(folder, reviews, seed=seed, per_file=per_file)
     return written
+
+
+def generated_library(folder: Path, reviews: int, seed: int = 0) -> Library:
+    """A library of `generate`'s reviews, loaded from `folder` as the reader loads it."""
+    from tui.load.parse import load_paths
+
+    generate(folder, reviews, seed=seed)
+    result = load_paths([folder])
+    return Library.build(result.files, result.problems)

@@ -27,3 +27,15 @@ async def wait_until(
         else:
             await pilot.pause(step)  # type: ignore[attr-defined]
     return time.monotonic() - start
+
+
+def busy(screen: object, group: str) -> bool:
+    """Does a worker of `group` run on `screen` (a Textual DOM node)?"""
+    return any(worker.group == group and not worker.is_finished for worker in screen.workers)  # type: ignore[attr-defined]
+
+
+async def workers_done(pilot: object, screen: object, group: str) -> None:
+    """Let the app run until no worker of `group` runs on `screen`, and then
+    draw the frame after them."""
+    await wait_until(pilot, lambda: not busy(screen, group), f"the {group!r} workers to end")
+    await pilot.pause()  # type: ignore[attr-defined]

@@ -6,12 +6,12 @@ library's lists are parts of its reading order, which the ranks rely on."""
 from __future__ import annotations
 
 import random
-import sys
 from itertools import product
 from pathlib import Path
 
 import pytest
 
+from tests.bench_corpus import generated_library
 from tests.reviews import review as made
 from tui.core.filters import Filters, Narrowed, has_unchecked, repo_key, select, view_key
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Library, Review
@@ -19,24 +19,13 @@ from tui.core.order import FEW, LibraryRanks, Ranks
 from tui.core.search import SearchIndex
 from tui.core.views import unmuted
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    from tui.load.parse import load_paths
-
-    folder = tmp_path_factory.mktemp("corpus") / "c"
-    generate(folder, 500, seed=7)
-    result = load_paths([folder])
+    generated = generated_library(tmp_path_factory.mktemp("corpus") / "c", 500, seed=7)
     # And reviews without a checklist (the generated ones all have one), of every verdict.
     extra = [made(f"no checklist {n}", key=900_000 + n, verdict=VERDICTS[n % 4]) for n in range(12)]
-    return Library.build({**result.files, Path("zz/extra.yaml"): extra}, result.problems)
+    return Library.build({**generated.files, Path("zz/extra.yaml"): extra}, generated.problems)
 
 
 def _in_order(ranks: Ranks, listed: list[Review]) -> bool:
@@ -167,30 +156,15 @@ def test_select_with_ranks_and_kept_answers_is_the_plain_select(corpus: Library,
             and (not unread or review.key == keep or review.key not in read)
             and (not unchecked or review.key == keep or has_unchecked(review, checked(review)))
         ]
+        marks = {
+            "is_read": read.__contains__,
+            "read_keys": read,
+            "marked": marked,
+            "checked": checked,
+            "index": index,
+            "keep": keep,
+        }
         for _ in range(2):
-            got = select(
-                source,
-                filters,
-                is_read=read.__contains__,
-                read_keys=read,
-                marked=marked,
-                checked=checked,
-                index=index,
-                keep=keep,
-                ranks=ranks,
-                kept=narrowed,
-            )
+            got = select(source, filters, **marks, ranks=ranks, kept=narrowed)
             assert got == plain, (name, filters, keep)
-            assert (
-                select(
-                    source,
-                    filters,
-                    is_read=read.__contains__,
-                    read_keys=read,
-                    marked=marked,
-                    checked=checked,
-                    index=index,
-                    keep=keep,
-                )
-                == plain
-            )
+            assert select(source, filters, **marks) == plain

@@ -10,17 +10,12 @@ import random
 import pytest
 
 from tests.reviews import review
+from tests.search_scan import plain_search as plain
 from tui.core.model import Item, Review
 from tui.core.search import SearchIndex, review_fields, terms
 from tui.core.search_memory import ListAnswers, bits_at, bits_of, flags_of
 
 ALPHABET = list("abcdefghkmnopst_.()") + list("调度器缓存命中率图捕获量化") + ["İ", "ß", "Σ", "ς", "K", "`"]
-
-
-def plain(reviews: list[Review], query: str) -> list[Review]:
-    """The search, as a plain scan: every term in the lowered text as shown."""
-    wanted = terms(query)
-    return [r for r in reviews if all(t in "\n".join(review_fields(r)).lower() for t in wanted)]
 
 
 def words(rng: random.Random, n: int) -> str:

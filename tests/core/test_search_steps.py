@@ -4,43 +4,20 @@ the same as a plain scan of the texts; a search done in pieces is remembered."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.bench_corpus import generated_library
 from tests.reviews import bundled, review
+from tests.search_scan import plain_search as plain
 from tui.core.filters import Filters, has_unchecked, select, with_unchecked
 from tui.core.model import Item, Library, Review
-from tui.core.search import SearchIndex, review_fields, terms
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def plain(reviews: list[Review], query: str) -> list[Review]:
-    """The search, as a plain scan: every term in the lowered text as shown."""
-    wanted = terms(query)
-    out = []
-    for r in reviews:
-        text = "\n".join(review_fields(r)).lower()
-        if all(term in text for term in wanted):
-            out.append(r)
-    return out
+from tui.core.search import SearchIndex, terms
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    from tui.load.parse import load_paths
-
-    folder = tmp_path_factory.mktemp("corpus") / "c"
-    generate(folder, 600, seed=3)
-    result = load_paths([folder])
-    return Library.build(result.files, result.problems)
+    return generated_library(tmp_path_factory.mktemp("corpus") / "c", 600, seed=3)
 
 
 QUERIES = ("s", "sc", "sch", "scheduler", "调度", "调度器", "kv cache", "fused_moe", "zzz", "缓存 fp8", "")

@@ -39,6 +39,15 @@ def no_checklist(title: str) -> str:
     return review_yaml(title).split("focus:")[0]
 
 
+def forty_reviews(tmp_path: Path) -> Path:
+    """An entries folder of 40 reviews, one a file: more rows than the list shows."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(40):
+        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    return entries
+
+
 def listed(app: PrDigestApp) -> list[str]:
     return [review.key for review in app.query_one(ReviewList).reviews]
 
@@ -161,10 +170,7 @@ async def test_slash_and_escape_are_drawn_in_one_frame(tmp_path: Path) -> None:
     with its height, and was set from the Resize event, a second frame a
     tick after the first. The first `/` lays the new box out for the first
     time, which asked for a second layout too."""
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    for n in range(40):  # more rows than the list shows
-        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    entries = forty_reviews(tmp_path)  # more rows than the list shows
     app = app_on(tmp_path, [entries])
     frames = Frames(app)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -186,10 +192,7 @@ async def test_the_scrollbars_drawings_are_kept_for_the_next_slash(
 ) -> None:
     """`/` and escape each change both panes' bars: the second time round they
     look as they did the first, and are not drawn again."""
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    for n in range(40):
-        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    entries = forty_reviews(tmp_path)  # more rows than the list shows
     drawn: list[PaneScrollBar] = []
     render = PaneScrollBar.render
 
@@ -227,10 +230,7 @@ async def test_a_pane_only_shorter_or_taller_keeps_its_lines_and_shows_them_righ
     """`/` takes a row from the review pane and escape gives it back: its
     lines above the bottom edge stay as they were, and are not drawn again;
     what the screen shows is what a full redraw of the pane shows."""
-    entries = tmp_path / "entries"
-    entries.mkdir()
-    for n in range(40):
-        (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
+    entries = forty_reviews(tmp_path)  # more rows than the list shows
     drawn: list[int] = []
     render_line = ReviewView.render_line
 

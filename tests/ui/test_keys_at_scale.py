@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import screen_text, settled
+from tests.search_scan import plain_search
+from tests.waiting import workers_done
 from tui.core.model import ALL_TAG
-from tui.core.search import review_fields, terms
 from tui.store.locations import bundled_entries
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
@@ -34,21 +35,7 @@ def listed(app: PrDigestApp) -> list[str]:
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
-    wanted = terms(query)
-    return [
-        r.key
-        for r in app.reader.library.reviews
-        if all(term in "\n".join(review_fields(r)).lower() for term in wanted)
-    ]
-
-
-async def searches_done(app: PrDigestApp, pilot) -> None:
-    for _ in range(500):
-        if not any(worker.group == "search" and not worker.is_finished for worker in app.reader.workers):
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("a search never ended")
+    return [r.key for r in plain_search(app.reader.library.reviews, query)]
 
 
 @pytest.fixture
@@ -63,11 +50,11 @@ async def test_typing_off_the_key_ends_with_the_plain_scans_answer(tmp_path: Pat
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         await pilot.press("slash", *"h2")
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert app.reader.filters.query == "h2"
         assert listed(app) == plain(app, "h2")
         await pilot.press("d", "backspace", "backspace", "a")
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert app.reader.filters.query == "ha"
         assert listed(app) == plain(app, "ha")
         assert "/ha" in screen_text(app)
@@ -81,7 +68,7 @@ async def test_the_box_shows_the_character_first_and_the_list_follows(tmp_path: 
         reader = app.reader
         reader.on_search_bar_changed(SearchBar.Changed("kpool"))
         assert reader.filters.query == "" and listed(app) == everything  # nothing searched on the key
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert reader.filters.query == "kpool"
         assert listed(app) == plain(app, "kpool") != everything
 
@@ -95,19 +82,19 @@ async def test_a_newer_character_escape_or_enter_overtakes_a_search(tmp_path: Pa
         await pilot.press("slash")
         reader.on_search_bar_changed(SearchBar.Changed("h"))
         reader.on_search_bar_changed(SearchBar.Changed("h2"))
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert reader.filters.query == "h2" and listed(app) == plain(app, "h2")
 
         reader.on_search_bar_changed(SearchBar.Changed("kpool"))
         reader.on_search_bar_cancelled(SearchBar.Cancelled())  # escape before the search is done
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert reader.filters.query == "" and listed(app) == everything
         assert not reader.search_bar.display
 
         await pilot.press("slash")
         reader.on_search_bar_changed(SearchBar.Changed("死锁"))
         reader.on_search_bar_submitted(SearchBar.Submitted("kpool"))  # enter: its query wins
-        await searches_done(app, pilot)
+        await workers_done(pilot, app.reader, "search")
         assert reader.filters.query == "kpool" and listed(app) == plain(app, "kpool")
 
 

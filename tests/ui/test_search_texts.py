@@ -5,52 +5,29 @@ made are answered as a plain scan would."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import settled
-from tui.core.search import review_fields, terms
+from tests.bench_corpus import generate
+from tests.search_scan import plain_search
+from tests.waiting import busy, workers_done
+from tui.core.search import terms
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from make_corpus import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
     folder = tmp_path_factory.mktemp("corpus") / "c"
     generate(folder, 600, seed=4)
     return folder
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
-    wanted = terms(query)
-    return [
-        r.key
-        for r in app.reader.library.reviews
-        if all(term in "\n".join(review_fields(r)).lower() for term in wanted)
-    ]
-
-
-def busy(app: PrDigestApp, group: str) -> bool:
-    return any(worker.group == group and not worker.is_finished for worker in app.reader.workers)
-
-
-async def until_done(app: PrDigestApp, pilot, group: str) -> None:
-    for _ in range(1000):
-        if not busy(app, group):
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{group} never ended")
+    return [r.key for r in plain_search(app.reader.library.reviews, query)]
 
 
 @pytest.fixture(autouse=True)
@@ -63,10 +40,10 @@ async def test_every_text_is_made_once_loading_ends(tmp_path: Path, corpus: Path
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         for _ in range(100):
-            if busy(app, "search-texts"):
+            if busy(app.reader, "search-texts"):
                 break
             await pilot.pause(0.01)
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         reader = app.reader
         source = reader._source()
         assert len(reader.search_index) == len(reader.library.reviews) == 600
@@ -83,20 +60,20 @@ async def test_keys_typed_while_the_texts_are_made(
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         for _ in range(100):
-            if busy(app, "search-texts") and len(app.reader.search_index):
+            if busy(app.reader, "search-texts") and len(app.reader.search_index):
                 break
             await pilot.pause(0.005)
         assert 0 < len(app.reader.search_index) < 600  # still making them
         await pilot.press("slash", *"sched")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert app.reader.filters.query == "sched"
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "sched") != []
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         assert len(app.reader.search_index) == 600
         await pilot.press("backspace", "backspace", "backspace", "backspace")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "s")
 
 
@@ -110,15 +87,15 @@ async def test_a_large_library_makes_its_texts_when_the_box_opens(
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         await pilot.pause(0.2)  # 20 times PREPARE_AFTER_S
-        assert not busy(app, "search-texts") and len(app.reader.search_index) == 0
+        assert not busy(app.reader, "search-texts") and len(app.reader.search_index) == 0
         await pilot.press("slash")
         for _ in range(100):
             if len(app.reader.search_index):
                 break
             await pilot.pause(0.01)
-        await until_done(app, pilot, "search-texts")
+        await workers_done(pilot, app.reader, "search-texts")
         assert len(app.reader.search_index) == 600
         await pilot.press(*"sched")
         await pilot.pause()
-        await until_done(app, pilot, "search")
+        await workers_done(pilot, app.reader, "search")
         assert [r.key for r in app.query_one(ReviewList).reviews] == plain(app, "sched") != []

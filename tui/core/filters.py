@@ -17,7 +17,7 @@ from itertools import compress
 from typing import NamedTuple
 
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Review, verdict_rank
-from tui.core.order import Ranks
+from tui.core.order import Ranks, without_ranked
 from tui.core.search import SearchIndex, terms
 from tui.core.views import View
 from tui.i18n import words
@@ -166,10 +166,8 @@ def select(
         if read_keys is not None:
             read = set(read_keys)
             read.discard(keep)
-            if read and ranks is not None:
-                out = ranks.without(out, read)
-            elif read:  # one pass in C: ~4 ms at 100,000 reviews, a comprehension ~10
-                out = list(compress(out, map(operator.not_, map(read.__contains__, map(_key, out)))))
+            if read:
+                out = without_ranked(out, read, ranks)
         else:
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
@@ -245,10 +243,8 @@ def with_unchecked(
         key for key, review in marked.items() if review.checks and not has_unchecked(review, checked(review))
     }
     done.discard(keep)
-    if done and ranks is not None:
-        out = ranks.without(out, done)
-    elif done:
-        out = list(compress(out, map(operator.not_, map(done.__contains__, map(_key, out)))))
+    if done:
+        out = without_ranked(out, done, ranks)
     return out
 
 

@@ -27,6 +27,17 @@ FEW = 16
 reviews listed; more than that, one pass in C that tests each review is faster."""
 
 
+def without(listed: Sequence[Review], keys: Collection[str]) -> list[Review]:
+    """`listed` less the reviews with these keys, in order: one pass in C
+    that tests each review (~4 ms at 100,000 reviews, a comprehension ~10)."""
+    return list(compress(listed, map(operator.not_, map(keys.__contains__, map(_key, listed)))))
+
+
+def without_ranked(listed: Sequence[Review], keys: Collection[str], ranks: Ranks | None) -> list[Review]:
+    """`without`, cut out around the keys when `ranks` rank `listed`'s order."""
+    return ranks.without(listed, keys) if ranks is not None else without(listed, keys)
+
+
 class Ranks:
     """The reading-order position of each review of one list (the library's), by key."""
 
@@ -48,7 +59,7 @@ class Ranks:
     def without(self, listed: Sequence[Review], keys: Collection[str]) -> list[Review]:
         """`listed` (in the ranked order) less the reviews with these keys, in order."""
         if len(keys) * FEW >= len(listed):
-            return list(compress(listed, map(operator.not_, map(keys.__contains__, map(_key, listed)))))
+            return without(listed, keys)
         found = sorted(at for at in (self.find(listed, key) for key in keys) if at is not None)
         if not found:
             return list(listed)

@@ -104,6 +104,7 @@ class Loads:
         # imports watchfiles and anyio, which would delay it.
         self.app.call_after_refresh(reader.search_bar.prepare)
         self.app.call_after_refresh(reader.prepare_search)  # every text, in idle slices
+        self.app.call_after_refresh(reader.rank_library)  # the reading order, for the filters
         if self.watching:
             self.app.call_after_refresh(self.watch_entries)
 

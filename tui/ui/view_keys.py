@@ -65,7 +65,6 @@ class ViewKeys(MarkKeys):
                 markup=False,
             )
         self.news_arrived(None)
-        self.call_after_refresh(self.rank_library)
 
     def news_arrived(self, keys: Sequence[str] | None) -> None:
         if self.news_hook is not None:

@@ -30,7 +30,7 @@ class PaneScrollBar(KeptBar):
 
     _drawn_as: tuple[object, ...] | None = None
 
-    def _looks(self) -> tuple[object, ...]:
+    def looks(self) -> tuple[object, ...]:
         parent = self.parent
         assert parent is not None
         styles = parent.styles
@@ -53,11 +53,8 @@ class PaneScrollBar(KeptBar):
         )
 
     def render(self) -> RenderableType:
-        self._drawn_as = self._looks()
+        self._drawn_as = self.looks()
         return super().render()
-
-    def looks(self) -> tuple[object, ...]:
-        return self._looks()
 
     def shown(self, looks: tuple[object, ...]) -> None:
         self._drawn_as = looks
@@ -71,7 +68,7 @@ class PaneScrollBar(KeptBar):
             and self._drawn_as is not None
             and self.is_mounted
             and self.parent is not None
-            and self._drawn_as == self._looks()
+            and self._drawn_as == self.looks()
         )
         if unchanged:
             return self
