@@ -310,17 +310,23 @@ class _Reader(NodeReader):
         """A section's items; their characters are added to `item_chars`."""
         if node.__class__ is not SEQUENCE:
             raise Invalid(node, f"`{section}` must be a list, found {kind_of(node)}")
-        self.saw(len(node.value))
+        children = node.value
+        self.saw(len(children))
         at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
         repeats: dict[str, int] = {}
         chars = 0
-        for child in node.value:
+        read_text, build_item = self.text, self.build_item
+        for child in children:
             if child.__class__ is SCALAR:
-                text = self.text(child, section)
+                text = read_text(child, section)
                 chars += len(text)
-                items.append(self.build_item(section, text, (), _repeat_id(repeats, text)))
+                if text in repeats:
+                    items.append(build_item(section, text, (), _repeat_id(repeats, text)))
+                else:
+                    repeats[text] = 1  # as `_repeat_id` counts a first
+                    items.append(build_item(section, text, (), None))
                 continue
             pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
             text: str | None = None  # type: ignore[no-redef]  # the plain-text branch above `continue`s
@@ -328,11 +334,11 @@ class _Reader(NodeReader):
             item_id: str | None = None
             for key, key_node, value in pairs:
                 if key == "text":
-                    text = self.text(value, "text")
+                    text = read_text(value, "text")
                 elif key == "refs":
                     refs = self.refs(value)
                 elif key == "id":
-                    item_id = self.text(value, "id").strip()
+                    item_id = read_text(value, "id").strip()
                     if item_id in ids:
                         first = self.where(ids[item_id]).line
                         raise Invalid(
@@ -343,17 +349,21 @@ class _Reader(NodeReader):
                     raise Invalid(key_node, self.unknown(key, ITEM_FIELDS))
             if text is None:
                 raise Invalid(child, f"a {section} item needs `text`")
-            chars += len(text) + sum(map(len, refs)) + len(item_id or "")
-            items.append(self.build_item(section, text, refs, item_id or _repeat_id(repeats, text)))
+            chars += len(text) + len(item_id or "")
+            for ref in refs:
+                chars += len(ref)
+            items.append(build_item(section, text, refs, item_id or _repeat_id(repeats, text)))
         self.item_chars += chars
         return tuple(items)
 
     def refs(self, node: yaml.Node) -> tuple[str, ...]:
         if node.__class__ is not SEQUENCE:
             raise Invalid(node, f"`refs` must be a list, found {kind_of(node)}")
-        self.saw(len(node.value))
+        children = node.value
+        self.saw(len(children))
         at_most(node, MAX_REFS, "`refs` has more than {} refs")
-        return tuple([self.text(child, "refs").strip() for child in node.value])
+        read_text = self.text
+        return tuple([read_text(child, "refs").strip() for child in children])
 
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:

@@ -57,11 +57,11 @@ class Composer(_Loader):
             return STR
         return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
 
-    def descend_resolver(self, current_node: object, current_index: object) -> None:
-        pass
-
-    def ascend_resolver(self) -> None:
-        pass
+    # Path resolvers are not used: the composer's calls to their hooks, two a
+    # node, go to builtins that do nothing with their arguments (the composer
+    # drops what they return), not into Python code.
+    descend_resolver = {}.get  # `get(parent, index)` of an empty dict
+    ascend_resolver = int  # `int()`
 
 
 SCALAR, SEQUENCE, MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
@@ -178,8 +178,10 @@ class NodeReader:
         self.chars = 0
         self.seen = 0
         # Text that is clean as written stays clean in YAML, but for escapes in
-        # double quotes ("\e[31m"): one search of the file spares most values theirs.
-        self.raw_text_clean = not needs_cleaning(lines.text)
+        # double quotes ("\e[31m"), which start with a backslash: one search of
+        # the file spares most values theirs, and all when it has no backslash.
+        self.clean_all = needs_cleaning(lines.text)
+        self.clean_quoted = self.clean_all or "\\" in lines.text
 
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
@@ -295,7 +297,7 @@ class NodeReader:
                     return ""
                 raise Invalid(node, f"`{name}` is empty")
         value = node.value
-        if not self.raw_text_clean or node.style == '"':
+        if self.clean_quoted and (self.clean_all or node.style == '"'):
             value = clean(value)
         value = value.strip("\n")
         if not allow_empty and (not value or value.isspace()):
