@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +38,15 @@ from tui.load.yaml_nodes import (
     SCALAR,
     SEQUENCE,
     STR_TAGS,
-    Composer,
     DecodeError,
     Invalid,
     Lines,
     NodeReader,
     at_most,
     char_index,
+    compose,
     kind_of,
-    read_text,
+    read_source,
 )
 
 REVIEW_FIELDS = (
@@ -67,11 +66,22 @@ ITEM_FIELDS = ("text", "refs", "id")
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
-@dataclass
 class FileResult:
-    path: Path
-    reviews: list[Review] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    """One file's reviews and problems. A plain class, not a dataclass: a parse
+    worker imports this module, and `dataclasses` (with `inspect`) and the
+    making of a dataclass were ~5 ms of its start (bench/README.md)."""
+
+    __slots__ = ("path", "problems", "reviews")
+
+    def __init__(
+        self, path: Path, reviews: list[Review] | None = None, problems: list[Problem] | None = None
+    ) -> None:
+        self.path = path
+        self.reviews: list[Review] = reviews if reviews is not None else []
+        self.problems: list[Problem] = problems if problems is not None else []
+
+    def __repr__(self) -> str:
+        return f"FileResult(path={self.path!r}, reviews={self.reviews!r}, problems={self.problems!r})"
 
 
 def load_file(
@@ -111,7 +121,7 @@ def _load(
         result.problems.append(safe_problem(Location(path, line, column), message))
 
     try:
-        text = read_text(path, known)
+        text, stream = read_source(path, known)
     except Invalid as exc:
         problem(1, 1, exc.message)
         return
@@ -120,7 +130,7 @@ def _load(
         return
     lines = Lines(text)
     try:
-        root = yaml.compose(text, Loader=Composer)
+        root = compose(stream)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = lines.at(mark.index) if mark else (1, 1)
@@ -228,8 +238,8 @@ class _Reader(NodeReader):
                 failed = True
         if "repo" not in values and default_repo is not None:
             values["repo"] = default_repo
-        missing = [name for name in _REQUIRED if name not in values]
-        if missing:
+        if not values.keys() >= _REQUIRED_SET:
+            missing = [name for name in _REQUIRED if name not in values]
             present = {key for key, _, _ in pairs}  # a field that failed is not missing
             for required in missing:
                 if required not in present:
@@ -312,15 +322,17 @@ class _Reader(NodeReader):
             raise Invalid(node, f"`{section}` must be a list, found {kind_of(node)}")
         children = node.value
         self.saw(len(children))
-        at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
+        if len(children) > MAX_ITEMS:  # the message made only then
+            at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
         repeats: dict[str, int] = {}
         chars = 0
-        read_text, build_item = self.text, self.build_item
+        text_of, build_item = self.text, self.build_item
+        what: str | None = None  # what an item is, for `mapping`'s message
         for child in children:
             if child.__class__ is SCALAR:
-                text = read_text(child, section)
+                text = text_of(child, section)
                 chars += len(text)
                 if text in repeats:
                     items.append(build_item(section, text, (), _repeat_id(repeats, text)))
@@ -328,17 +340,19 @@ class _Reader(NodeReader):
                     repeats[text] = 1  # as `_repeat_id` counts a first
                     items.append(build_item(section, text, (), None))
                 continue
-            pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
+            if what is None:
+                what = f"a {section} item: text, or a mapping with `text`"
+            pairs = self.mapping(child, what)
             text: str | None = None  # type: ignore[no-redef]  # the plain-text branch above `continue`s
             refs: tuple[str, ...] = ()
             item_id: str | None = None
             for key, key_node, value in pairs:
                 if key == "text":
-                    text = read_text(value, "text")
+                    text = text_of(value, "text")
                 elif key == "refs":
                     refs = self.refs(value)
                 elif key == "id":
-                    item_id = read_text(value, "id").strip()
+                    item_id = text_of(value, "id").strip()
                     if item_id in ids:
                         first = self.where(ids[item_id]).line
                         raise Invalid(
@@ -362,8 +376,8 @@ class _Reader(NodeReader):
         children = node.value
         self.saw(len(children))
         at_most(node, MAX_REFS, "`refs` has more than {} refs")
-        read_text = self.text
-        return tuple([read_text(child, "refs").strip() for child in children])
+        text_of = self.text
+        return tuple([text_of(child, "refs").strip() for child in children])
 
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
@@ -393,6 +407,7 @@ _FIELDS = {
 }
 """How each review field is read: `read(reader, key, node)`."""
 _REQUIRED = ("title", "repo", "tags", "verdict", "summary")
+_REQUIRED_SET = frozenset(_REQUIRED)
 
 
 _DEEPEST = 6
@@ -400,10 +415,14 @@ _DEEPEST = 6
 root → `entries` → review → section → item → `refs` → ref. `MAX_DEPTH` is no less."""
 
 
-@dataclass
 class LoadResult:
-    files: dict[Path, list[Review]]
-    problems: dict[Path, list[Problem]]
+    """Every file's reviews and problems (`load_paths`)."""
+
+    __slots__ = ("files", "problems")
+
+    def __init__(self, files: dict[Path, list[Review]], problems: dict[Path, list[Problem]]) -> None:
+        self.files = files
+        self.problems = problems
 
     @property
     def reviews(self) -> list[Review]:

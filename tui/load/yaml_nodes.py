@@ -40,6 +40,9 @@ _SPECIAL_PLAIN = {
 null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
 
 
+_NO_PATHS: dict[object, object] = {}
+
+
 class Composer(_Loader):
     """libyaml's composer with a resolver that does only what the reader needs.
 
@@ -60,8 +63,23 @@ class Composer(_Loader):
     # Path resolvers are not used: the composer's calls to their hooks, two a
     # node, go to builtins that do nothing with their arguments (the composer
     # drops what they return), not into Python code.
-    descend_resolver = {}.get  # `get(parent, index)` of an empty dict
+    descend_resolver = _NO_PATHS.get  # `get(parent, index)` of an empty dict: `index`
     ascend_resolver = int  # `int()`
+
+
+if _Loader is not yaml.SafeLoader:
+    # Only libyaml's parser is set up: `CSafeLoader.__init__` is Python code
+    # that also sets up PyYAML's constructor and resolver, which are not used.
+    Composer.__init__ = yaml.cyaml.CParser.__init__  # type: ignore[method-assign]
+
+
+def compose(stream: str | bytes) -> yaml.Node | None:
+    """The node tree of the stream's single document (None if it has none):
+    `yaml.compose(stream, Loader=Composer)`, without its Python frame. `stream`:
+    a text, or the UTF-8 bytes of one (the parser reads a text as those)."""
+    if _Loader is yaml.SafeLoader:  # pragma: no cover - libyaml missing
+        return yaml.compose(stream, Loader=Composer)
+    return Composer(stream).get_single_node()  # libyaml's `dispose` does nothing
 
 
 SCALAR, SEQUENCE, MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
@@ -150,15 +168,23 @@ def _too_large() -> str:
 def read_text(path: Path, known: os.stat_result | None = None) -> str:
     """The file's text (UTF-8, or UTF-16 with a byte-order mark); `Invalid` or
     `DecodeError` when it cannot be read as text. `known`: `os.stat(path)`, just taken."""
+    return read_source(path, known)[0]
+
+
+def read_source(path: Path, known: os.stat_result | None = None) -> tuple[str, str | bytes]:
+    """`read_text`'s text, and what to give `compose` for it: the file's UTF-8
+    bytes, once they are known to be valid (the same bytes libyaml would get
+    from encoding the text again), or the text (UTF-16)."""
     data = _read_bytes(path, known)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise Invalid(None, f"invalid UTF-16: {exc.reason}") from exc
+        return text, text
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), data
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8")
         # Columns count characters, as YAML's own error marks do.
