@@ -20,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+from tests.bench_corpus import generate
 from tests.fuzz_loader import yaml_bytes
 from tui.load import parse, yaml_nodes
 from tui.load.parse import FileResult, load_file
@@ -180,14 +181,8 @@ def test_the_shortcuts_agree_on_other_encodings(tmp_path: Path, encoding: str) -
 
 
 def test_the_shortcuts_agree_on_the_bench_corpus(tmp_path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from make_corpus import generate
-
     corpus = tmp_path / "corpus"
-    generate(corpus, reviews=60, per_file=1, seed=3)
-    files = sorted(corpus.rglob("*.yaml"))
+    files = generate(corpus, 60, seed=3, per_file=1)
     assert len(files) == 60
     for path in files:
         check_same(path.read_bytes(), tmp_path)
