@@ -42,6 +42,7 @@ from tui.load.yaml_nodes import (
     Invalid,
     Lines,
     NodeReader,
+    as_path,
     at_most,
     char_index,
     compose,
@@ -74,7 +75,7 @@ class FileResult:
     __slots__ = ("path", "problems", "reviews")
 
     def __init__(
-        self, path: Path, reviews: list[Review] | None = None, problems: list[Problem] | None = None
+        self, path: Path | str, reviews: list[Review] | None = None, problems: list[Problem] | None = None
     ) -> None:
         self.path = path
         self.reviews: list[Review] = reviews if reviews is not None else []
@@ -85,7 +86,7 @@ class FileResult:
 
 
 def load_file(
-    path: Path,
+    path: Path | str,
     *,
     build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
     build_item: Callable[[str, str, tuple[str, ...], str | None], Any] = Item,
@@ -93,7 +94,8 @@ def load_file(
 ) -> FileResult:
     """Reviews and located problems of one file. Never raises: whatever is wrong
     with the file, or with this reader, becomes a problem. `known`: the file's
-    `os.stat`, if the caller has just taken it.
+    `os.stat`, if the caller has just taken it. `path`: a `Path`, or its `str`
+    (a parse worker has the name: the problems' `Path` is made if there are any).
 
     Reviews are `Review`s, or what `build_review(fields, line, column)` makes of
     their fields (as `Review` takes them), and items `Item`s, or what
@@ -106,19 +108,19 @@ def load_file(
     except Exception as exc:  # a bug here must not take the other files down with it
         result.reviews.clear()
         message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
-        result.problems.append(safe_problem(Location(path, 1, 1), message))
+        result.problems.append(safe_problem(Location(as_path(path), 1, 1), message))
     return result
 
 
 def _load(
-    path: Path,
+    path: Path | str,
     result: FileResult,
     build_review: Callable | None,
     build_item: Callable,
     known: os.stat_result | None = None,
 ) -> None:
     def problem(line: int, column: int, message: str) -> None:
-        result.problems.append(safe_problem(Location(path, line, column), message))
+        result.problems.append(safe_problem(Location(as_path(path), line, column), message))
 
     try:
         text, stream = read_source(path, known)
@@ -156,7 +158,7 @@ class _Reader(NodeReader):
 
     def __init__(
         self,
-        path: Path,
+        path: Path | str,
         result: FileResult,
         lines: Lines,
         build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
@@ -258,7 +260,7 @@ class _Reader(NodeReader):
         self.result.reviews.append(self.build_review(values, *self.lines.of(node.start_mark)))
 
     def review(self, fields: dict[str, Any], line: int, column: int) -> Review:
-        return Review(location=Location(self.path, line, column), **fields)
+        return Review(location=Location(as_path(self.path), line, column), **fields)
 
     # -- fields, each read as `read(self, key, node)` (see `_FIELDS`) -----------
 

@@ -150,7 +150,13 @@ class DecodeError(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-def _read_bytes(path: Path, known: os.stat_result | None = None) -> bytes:
+def as_path(path: Path | str) -> Path:
+    """`path` as a `Path`: a parse worker reads files by name, and makes a
+    `Path` (~20,000 instructions, more than the file's `stat`) only to locate a problem."""
+    return path if isinstance(path, Path) else Path(path)
+
+
+def _read_bytes(path: Path | str, known: os.stat_result | None = None) -> bytes:
     """The file's bytes, never more than `MAX_FILE_BYTES`; a named pipe, a device
     or a huge file is refused (`tui.store.safe_read.read_regular`)."""
     try:
@@ -165,13 +171,13 @@ def _too_large() -> str:
     return f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped"
 
 
-def read_text(path: Path, known: os.stat_result | None = None) -> str:
+def read_text(path: Path | str, known: os.stat_result | None = None) -> str:
     """The file's text (UTF-8, or UTF-16 with a byte-order mark); `Invalid` or
     `DecodeError` when it cannot be read as text. `known`: `os.stat(path)`, just taken."""
     return read_source(path, known)[0]
 
 
-def read_source(path: Path, known: os.stat_result | None = None) -> tuple[str, str | bytes]:
+def read_source(path: Path | str, known: os.stat_result | None = None) -> tuple[str, str | bytes]:
     """`read_text`'s text, and what to give `compose` for it: the file's UTF-8
     bytes, once they are known to be valid (the same bytes libyaml would get
     from encoding the text again), or the text (UTF-16)."""
@@ -196,7 +202,7 @@ class NodeReader:
     """Walks one file's node tree within the limits, reading mappings and text;
     a subclass's `read` says what the tree should hold."""
 
-    def __init__(self, path: Path, problems: list[Problem], lines: Lines) -> None:
+    def __init__(self, path: Path | str, problems: list[Problem], lines: Lines) -> None:
         self.path = path
         self.problems = problems
         self.lines = lines
@@ -211,8 +217,8 @@ class NodeReader:
 
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
-            return Location(self.path, 1, 1)
-        return Location(self.path, *self.lines.of(node.start_mark))
+            return Location(as_path(self.path), 1, 1)
+        return Location(as_path(self.path), *self.lines.of(node.start_mark))
 
     def problem(self, node: yaml.Node | None, message: str) -> None:
         self.problems.append(safe_problem(self.where(node), message))
