@@ -299,7 +299,9 @@ class NodeReader:
     def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]]:
         if node.__class__ is not MAPPING:
             raise Invalid(node, f"expected {what} (a mapping), found {kind_of(node)}")
-        self.saw(2 * len(node.value))
+        self.seen += 2 * len(node.value)  # `saw`, inline: a mapping is read for every review and item
+        if self.seen > MAX_NODES:
+            raise _TooManyNodes
         pairs: list[tuple[str, yaml.Node, yaml.Node]] = []
         seen: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
