@@ -164,6 +164,10 @@ EXAMPLES = [
     "title: bell\x07here\n",
     "",
     "# only a comment\n",
+    # Larger than libyaml's input buffer: read in pieces, characters across them.
+    _REVIEW.format(t="big", s="|\n" + "  中文，“引号”—x\n" * 9000),
+    _REVIEW.format(t="big", s="|\n" + "  中文，“引号”—x\n" * 9000) + "bad: [\n",
+    _REVIEW.format(t="big", s="|\n" + "  中文\n" * 9000 + "  \x07bell\n"),
     _REVIEW.format(t="t", s="|\n  block\n  text\n")
     + "focus:\n  - >\n    folded\n  - text: x\n    refs: ['a', \"b\\\\c\"]\n",
 ]
