@@ -70,7 +70,7 @@ _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 class FileResult:
     """One file's reviews and problems. A plain class, not a dataclass: a parse
     worker imports this module, and `dataclasses` (with `inspect`) and the
-    making of a dataclass were ~5 ms of its start (bench/README.md)."""
+    making of two dataclasses were a few ms of its start (bench/README.md)."""
 
     __slots__ = ("path", "problems", "reviews")
 
