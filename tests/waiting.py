@@ -4,8 +4,10 @@ own has happened: a file reloaded, a save landed, a program run."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 
 async def wait_until(
@@ -39,3 +41,28 @@ async def workers_done(pilot: object, screen: object, group: str) -> None:
     draw the frame after them."""
     await wait_until(pilot, lambda: not busy(screen, group), f"the {group!r} workers to end")
     await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def watched(pilot: object, app: object, folder: Path, probe: str, key: str = "o/r:probe") -> None:
+    """Let the reader run until it sees the changes made to `folder` from now
+    on: a probe review (`probe`, the text of a file whose review's key is
+    `key`) is added and shown, then removed and gone.
+
+    Written once, whole (made as a hidden file, which the reader leaves out,
+    and renamed: an in-place write can be seen half done, and read as a
+    broken file), and
+    never again: a change made before the watcher runs is caught up as it
+    starts (`tui.load.watch`), so a second write would only wait for the
+    wrong thing. The bounds are for a hang (the watcher's start, a reload,
+    on a busy machine), not timings."""
+    shown = lambda: key in app.reader.library.by_key  # type: ignore[attr-defined]  # noqa: E731
+    written = folder / ".zz-probe.yaml.part"
+    written.write_text(probe, encoding="utf-8")
+    os.replace(written, folder / "zz-probe.yaml")
+    await wait_until(pilot, shown, "the probe review (the watcher running)", WATCHER_S)
+    (folder / "zz-probe.yaml").unlink()
+    await wait_until(pilot, lambda: not shown(), "the probe's removal", WATCHER_S)
+
+
+WATCHER_S = 60.0
+"""The longest a watcher may take to start and a reload to land (a bound)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -187,6 +188,9 @@ def quit_ending(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     finally:
         reader.close()
     assert ALT_SCREEN_OFF in tail and all(seq in tail for seq in MOUSE_OFF), tail
+    assert re.fullmatch(rb"(\x1b\[[?<]?[0-9;]*[a-zA-Z])+", tail), (
+        f"more than the terminal's restoring: {tail!r}"
+    )
     return tail
 
 
@@ -206,6 +210,22 @@ def test_sigterm_saves_restores_the_terminal_and_exits_0(digest, quit_ending: by
         after = termios.tcgetattr(reader.fd)
         assert after[3] & termios.ECHO and after[3] & termios.ICANON, "echo and line editing back on"
         assert is_read(state, first_key(folder))
+    finally:
+        reader.close()
+
+
+def test_a_q_typed_before_the_first_frame_ends_as_any_q(digest, quit_ending: bytes) -> None:
+    """Typed as the reader starts: the quit is queued before the load after
+    the first frame has started, and the reader ends as after any `q`, with
+    nothing on the terminal after it is restored (no warning of a worker's
+    coroutine never awaited)."""
+    folder, state = digest
+    reader = Reader(folder, state)
+    try:
+        reader.press(b"q")
+        status = reader.wait(START_S)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
+        assert ending(reader.text()) == quit_ending, reader.text()[-300:]
     finally:
         reader.close()
 

@@ -297,3 +297,35 @@ def test_a_pool_never_collected_is_ended_by_stop(tmp_path: Path) -> None:
     assert reaped(pids) and pool.workers == []
     pool.start_later()  # nothing left to start
     assert pool.workers == []
+
+
+async def test_a_reader_that_quits_before_its_load_starts_ends_the_workers(tmp_path: Path) -> None:
+    """A quit already queued when the first frame is ready (a `q` typed ahead)
+    cancels the load's worker before it starts: the parse workers planned for
+    it are ended and reaped all the same, and no coroutine made for a worker is
+    left never awaited (Python would say so on the terminal as the reader ends)."""
+    import gc
+    import warnings
+
+    from tui.ui import app as app_module
+
+    class QuitAtOnce(app_module.PrDigestApp):
+        CSS_PATH = str(Path(app_module.__file__).with_name("app.tcss"))
+
+        def on_ready(self) -> None:  # runs before PrDigestApp.on_ready, which starts the load
+            self.exit()
+
+    folder = corpus(tmp_path)
+    cache = ParseCache(tmp_path / "cache.bin")
+    first = plan_first_part([folder], cache, fork=True)
+    assert first.pool is not None
+    pool = first.pool
+    pids = [pid for pid, _ in pool.workers]
+    app = QuitAtOnce([folder], tmp_path / "state.json", first=first)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+        gc.collect()
+    assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
+    assert pool.workers == [] and reaped(pids)

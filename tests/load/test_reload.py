@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import make_app, screen_text, toasts
-from tests.waiting import wait_until
+from tests.waiting import wait_until, watched
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.presenting import describe_changes
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.tag_list import TagList
-
-TIMEOUT = 10.0
 
 
 def review_yaml(
@@ -32,18 +30,8 @@ def review_yaml(
 
 
 async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
-    """Wait until the watcher sees changes: write a probe until it shows up, then remove it."""
-    probe = folder / "zz-probe.yaml"
-    deadline = time.monotonic() + TIMEOUT
-    while "o/r:probe" not in app.reader.library.by_key:
-        assert time.monotonic() < deadline, "the watcher never started"
-        probe.write_text(review_yaml("probe"), encoding="utf-8")
-        for _ in range(25):
-            await pilot.pause(0.02)
-            if "o/r:probe" in app.reader.library.by_key:
-                break
-    probe.unlink()
-    await wait_until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
+    """Wait until the watcher sees changes (a probe review added, then removed)."""
+    await watched(pilot, app, folder, review_yaml("probe"))
 
 
 def titles(app: PrDigestApp) -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.app_helpers import all_saved, settled
 from tests.ui.test_notifier import recorder, runs
-from tests.waiting import wait_until
+from tests.waiting import wait_until, watched
 from tui.store import known, locations
 from tui.ui.app import PrDigestApp
 
@@ -26,15 +26,8 @@ def reader(tmp_path: Path, folder: Path) -> PrDigestApp:
 
 
 async def watching(pilot, app: PrDigestApp, folder: Path) -> None:
-    probe = folder / "zz-probe.yaml"
-    while "o/r:probe" not in app.reader.library.by_key:
-        probe.write_text(entry("probe", tags="[probe]"), encoding="utf-8")
-        for _ in range(25):
-            await pilot.pause(0.02)
-            if "o/r:probe" in app.reader.library.by_key:
-                break
-    probe.unlink()
-    await wait_until(pilot, lambda: "o/r:probe" not in app.reader.library.by_key, "probe removal")
+    """Wait until the watcher sees changes, with a probe that is never news (muted)."""
+    await watched(pilot, app, folder, entry("probe", tags="[probe]"))
 
 
 async def test_new_and_updated_reviews_are_told_at_start_and_on_reload(tmp_path: Path) -> None:

@@ -69,11 +69,23 @@ class Loads:
 
     def load_rest(self) -> None:
         """The files the first frame did not show: those the cache has at once,
-        the others parsed in the background; then start watching for changes."""
-        first, self._first = self._first, None
-        self.app.run_worker(self._load_rest(first), group="load", exclusive=True, exit_on_error=False)
+        the others parsed in the background; then start watching for changes.
 
-    async def _load_rest(self, first: FirstPart | None) -> None:
+        Each worker here is given a coroutine function, not a coroutine: a
+        quit that was already queued (a `q` typed before the first frame)
+        cancels the worker before it starts, and a coroutine made for it would
+        then never be awaited (Python says so on the terminal as the reader
+        ends). The plan stays here until the worker takes it, so that `stop`
+        ends the parse workers of a load that never started."""
+        self.app.run_worker(
+            self._load_rest,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
+            group="load",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _load_rest(self) -> None:
+        first, self._first = self._first, None
         reader = self.reader
         pool = first.pool if first is not None else None  # parsing since the command line
         try:
@@ -113,11 +125,19 @@ class Loads:
 
     def stop(self) -> None:
         self._stop_watch.set()
+        first, self._first = self._first, None
+        if first is not None and first.pool is not None:
+            first.pool.stop()  # the load never started: its parse workers end with the reader
 
     # -- hot reload --------------------------------------------------------------
 
     def watch_entries(self) -> None:
-        self.app.run_worker(self._watch_entries(), group="watch", exclusive=True, exit_on_error=False)
+        self.app.run_worker(
+            self._watch_entries,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
+            group="watch",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     async def _watch_entries(self) -> None:
         from tui.load.reload import missed_changes
@@ -135,7 +155,11 @@ class Loads:
         async for changed in watch(roots, self._stop_watch, notice, catch_up=catch_up):
             self._pending |= changed
             if not self._applying:
-                self.app.run_worker(self._apply_pending(), group="reload", exit_on_error=False)
+                self.app.run_worker(
+                    self._apply_pending,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
+                    group="reload",
+                    exit_on_error=False,
+                )
 
     async def _apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile

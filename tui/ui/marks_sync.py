@@ -38,7 +38,12 @@ class MarksSync:
         state = self.reader.state
         if isinstance(state, SharedState) and state.saving:
             self.state = state
-            self.reader.run_worker(self._watch(), group="marks-sync", exclusive=True, exit_on_error=False)
+            self.reader.run_worker(
+                self._watch,  # type: ignore[arg-type]  # a coroutine function (see Loads.load_rest), as Textual types it
+                group="marks-sync",
+                exclusive=True,
+                exit_on_error=False,
+            )
 
     def stop(self) -> None:
         self._stop.set()
