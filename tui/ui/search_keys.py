@@ -40,8 +40,11 @@ before its frame; more is scanned in pieces. Done at once, the whole answer
 is in the key's frame, so a search of a few milliseconds is better done at once."""
 
 SLICE_S = 0.004
-"""Scanning in pieces: the longest stretch before the loop is let go, and what
-a key may spend finding its first rows before its frame."""
+"""Scanning in pieces: the longest stretch before the loop is let go."""
+
+FIRST_ROWS_S: float | None = None
+"""What a key may spend finding its first rows before its frame: `SLICE_S`
+unless set."""
 
 SCAN_PIECE = 512
 """Candidates a piece of a scan tests (~0.5 ms at most: a term looked for to
@@ -112,7 +115,7 @@ class SearchKeys(ReaderPanes):
             with contextlib.suppress(ValueError):  # not in the tag's list (muted)
                 typing.selected_at = operator.indexOf(source, selected)  # it stays selected
         scan = typing.scan
-        deadline = time.perf_counter() + SLICE_S
+        deadline = time.perf_counter() + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)
         while not scan.done and not typing.first_rows() and time.perf_counter() < deadline:
             scan.advance(SCAN_PIECE)
         if scan.done:
