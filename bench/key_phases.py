@@ -80,6 +80,13 @@ def _searched(app, pilot):
     return wait
 
 
+def _rows_shown(app):
+    """Does the frame list the typed query's rows (all, or the first of a
+    search still counting)? The screen's filters hold the query from then on."""
+    box = app.query_one("#search-input", Input)
+    return lambda: app.reader.filters.query == box.value
+
+
 async def run(app, pilot, timings, bounce, rounds: int) -> None:
     from tui.ui.widgets.review_list import ReviewList
 
@@ -123,11 +130,13 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         for char in query:
             key = "space" if char == " " else char
             action = "search_first_key" if first else "search_type"
-            await timings.press(pilot, action, key, until=_searched(app, pilot))
+            await timings.press(pilot, action, key, until=_searched(app, pilot), shown=_rows_shown(app))
             first = False
         assert box.value == query, (box.value, query)
         for _ in query:
-            await timings.press(pilot, "search_backspace", "backspace", until=_searched(app, pilot))
+            await timings.press(
+                pilot, "search_backspace", "backspace", until=_searched(app, pilot), shown=_rows_shown(app)
+            )
         await timings.press(pilot, "search_clear", "escape")
         assert not app.reader.filters.query
     await _home(app, pilot)
