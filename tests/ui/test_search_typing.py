@@ -247,3 +247,19 @@ async def test_a_rare_term_shows_searching_until_its_rows_come(
         await workers_done(pilot, reader, "search")
         assert reader.filters.query == "fp8" and listed(app) == plain(app, "fp8")
         assert "searching" not in bar(app)
+
+
+async def test_a_jump_mid_scan_to_a_match_past_the_first_rows_keeps_the_search(
+    tmp_path: Path, corpus: Path, long_scans
+) -> None:
+    app = app_at(tmp_path, corpus)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        reader = app.reader
+        await pilot.press("slash")
+        reader.on_search_bar_changed(SearchBar.Changed("ca"))
+        last = plain(app, "ca")[-1]
+        assert last not in listed(app)  # not among the first rows yet
+        reader.jump_to_review(last)  # the palette's way: filters that hide it are cleared
+        assert reader.filters.query == "ca" and listed(app) == plain(app, "ca")
+        assert reader.current_key == last

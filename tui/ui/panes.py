@@ -169,6 +169,9 @@ class ReaderPanes(MainScreen):
             kept = self._unmuted_list = (reviews, mute, unmuted(reviews, mute))
         return kept[2]
 
+    def settle_search(self) -> None:
+        """Finish a search still scanning (tui.ui.search_keys): the list is used whole."""
+
     def _row(self, review: Review) -> presenting.ReviewRow:
         return presenting.review_row(self.library, self.state, review, self.mute)
 

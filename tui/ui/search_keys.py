@@ -269,6 +269,7 @@ class SearchKeys(ReaderPanes):
         if not self.filters.terms:
             self.notify(words().no_search.format(key=self.key_for("search")), timeout=3, markup=False)
             return
+        self.settle_search()
         self._current_review()
         view = self.review_view
         if view.goto_match(step):
