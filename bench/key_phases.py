@@ -15,7 +15,9 @@ was done before. Queries differ from one another (a query typed again is
 answered from memory) and mix code words with Chinese, as the corpus does.
 A search the reader runs off the key (in slices, the loop free in between)
 is waited for: its answer's frame is the key's last frame, the box showing the
-character is (usually) its first. The input's cursor does not blink during the phase: a blink is a frame of its
+character is (usually) its first, and the first frame that lists the query's
+rows (all of them, or the first of a search still counting: `_rows_shown`) is
+its `rows_frame`. The input's cursor does not blink during the phase: a blink is a frame of its
 own, and it would land in the key's window now and then.
 """
 
