@@ -34,11 +34,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def long_scans(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every search scanned in pieces of four candidates, one a slice; a key
-    finds its first page however long that takes."""
+    scans until its first page is found, however long that takes, and no more."""
     monkeypatch.setattr(search_keys, "SEARCH_AT_ONCE", -1)
     monkeypatch.setattr(search_keys, "SCAN_PIECE", 4)
     monkeypatch.setattr(search_keys, "SLICE_S", 0.0)
     monkeypatch.setattr(search_keys, "FIRST_ROWS_S", 60.0)
+    monkeypatch.setattr(search_keys, "KEY_PIECES", 1)
 
 
 def app_at(tmp_path: Path, corpus: Path) -> PrDigestApp:

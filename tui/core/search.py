@@ -16,13 +16,12 @@ from __future__ import annotations
 import operator
 import re
 import string
-from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
-from tui.core.search_scan import Job, Scan
+from tui.core.search_scan import Job, Scan, Span
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -206,19 +205,15 @@ class SearchIndex:
             )
             return Scan(answers, wanted, [job])
         flags = None if bits == answers.every else flags_of(bits, size)
-        reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
 
         def build() -> list[Job[Review]]:
-            aligned = self._aligned(answers)
-            if aligned is not None:
-                texts = aligned if flags is None else list(compress(aligned, flags))
-            else:
-                texts = list(map(self._texts.__getitem__, map(id, reviews)))
-            places = array("i", range(size) if flags is None else compress(range(size), flags))
-            starts = array("i", [0]) * len(reviews)  # from the start
-            return [Job(rest, reviews, texts, places, starts, False, known, None)]
+            lookup = self._lookup
+            return [Span(rest, answers.source, self._aligned(answers), lookup, flags, known)]
 
-        if self._aligned(answers) is not None or not self._missing(reviews):
+        if self._aligned(answers) is not None:
+            return Scan(answers, wanted, build())
+        reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
+        if not self._missing(reviews):
             return Scan(answers, wanted, build())
 
         def making(piece: int | None) -> Iterator[None]:
@@ -228,6 +223,9 @@ class SearchIndex:
                 yield from self._make(reviews, piece)
 
         return Scan(answers, wanted, None, making=making, build=build)
+
+    def _lookup(self, review: Review) -> str:
+        return self._texts[id(review)]
 
     def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
         """The texts of `answers`' list, one a review in its order, once every

@@ -55,6 +55,22 @@ class Job(Generic[T]):
         """The term the matches' places are kept for (the last tested)."""
         return self.rest[-1] if self.rest else self.anchor
 
+    @property
+    def size(self) -> int:
+        """How far `at` goes: one a candidate."""
+        return len(self.reviews)
+
+    def piece(self, start: int, end: int) -> tuple[list[T], list[str], array, array]:
+        """The candidates from `start` to `end`: reviews, texts, places, starts."""
+        return self.reviews[start:end], self.texts[start:end], self.places[start:end], self.starts[start:end]
+
+    def place_at(self, at: int) -> int:
+        """Where in the list the candidate at `at` is."""
+        return self.places[at]
+
+    def count_from(self, start: int) -> int:
+        return len(self.reviews) - start
+
     def narrowed(self, wanted: tuple[str, ...], start: int = 0) -> Job[T] | None:
         """Its candidates from `start` on, to be tested for `wanted` (which
         narrows what it was testing): the terms not known yet, the one typed
@@ -62,7 +78,7 @@ class Job(Generic[T]):
         (from the start for any other term). None if none are left."""
         if start >= len(self.reviews):
             return None
-        rest = tuple(term for term in wanted if not any(term in known for known in self.known))
+        rest = self._rest(wanted)
         anchor = self.anchor
         longer = [term for term in rest if anchor and term != anchor and term.startswith(anchor)]
         if longer:
@@ -81,6 +97,67 @@ class Job(Generic[T]):
             self.known,
             anchor,
         )
+
+    def _rest(self, wanted: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(term for term in wanted if not any(term in known for known in self.known))
+
+
+class Span(Job[T]):
+    """Candidates to test where `flags` (one a review of the list, None: every
+    one) is set, taken from the list as they are reached, one `at` a place in
+    it: a scan of a whole list starts without copying ~100,000 of them first
+    (~10 ms at 100,000), and only the pieces scanned are ever copied. Looked
+    for from the start of each text (no place kept for them)."""
+
+    __slots__ = ("flags", "lookup", "source")
+
+    def __init__(
+        self,
+        rest: tuple[str, ...],
+        source: Sequence[T],
+        texts: Sequence[str] | None,
+        lookup: Callable[[T], str],
+        flags: bytes | None,
+        known: frozenset[str],
+    ) -> None:
+        super().__init__(rest, [], [], array("i"), array("i"), False, known, None)
+        self.source, self.flags, self.lookup = source, flags, lookup
+        self.texts = texts  # type: ignore[assignment]  # the list's, in its order (None: looked up)
+
+    @property
+    def size(self) -> int:
+        return len(self.source)
+
+    def piece(self, start: int, end: int) -> tuple[list[T], list[str], array, array]:
+        flags = self.flags
+        texts: Sequence[str] | None = self.texts
+        if flags is None:
+            reviews = list(self.source[start:end])
+            places = array("i", range(start, min(end, len(self.source))))
+            found = texts[start:end] if texts is not None else list(map(self.lookup, reviews))
+        else:
+            some = flags[start:end]
+            reviews = list(compress(self.source[start:end], some))
+            places = array("i", compress(range(start, end), some))
+            found = (
+                list(compress(texts[start:end], some))
+                if texts is not None
+                else list(map(self.lookup, reviews))
+            )
+        return reviews, list(found), places, array("i", [0]) * len(reviews)
+
+    def place_at(self, at: int) -> int:
+        return at
+
+    def count_from(self, start: int) -> int:
+        return len(self.source) - start if self.flags is None else self.flags.count(1, start)
+
+    def narrowed(self, wanted: tuple[str, ...], start: int = 0) -> Job[T] | None:
+        if start >= len(self.source):
+            return None
+        span = Span(self._rest(wanted), self.source, self.texts, self.lookup, self.flags, self.known)
+        span.at = start
+        return span
 
 
 class Scan(Generic[T]):
@@ -131,14 +208,14 @@ class Scan(Generic[T]):
         if self._jobs is None:
             return 0
         for job in self._jobs[self._current :]:
-            if job.at < len(job.reviews):
-                return job.places[job.at]
+            if job.at < job.size:
+                return job.place_at(job.at)
         return self.answers.size
 
     @property
     def candidates(self) -> int:
-        """How many candidates it tests in all (0 while texts are made)."""
-        return sum(len(job.reviews) for job in self._jobs or ())
+        """How many candidates it has left to test (0 while texts are made)."""
+        return sum(job.count_from(job.at) for job in self._jobs or ())
 
     @property
     def making(self) -> bool:
@@ -156,11 +233,11 @@ class Scan(Generic[T]):
         left = piece
         while left > 0 and self._current < len(self._jobs):
             job = self._jobs[self._current]
-            end = min(job.at + left, len(job.reviews))
+            end = min(job.at + left, job.size)
             self._take(job, job.at, end)
             left -= end - job.at
             job.at = end
-            if job.at >= len(job.reviews):
+            if job.at >= job.size:
                 self._current += 1
         if self._current >= len(self._jobs):
             self._complete()
@@ -176,8 +253,8 @@ class Scan(Generic[T]):
                     pass
             self._built()
         for job in (self._jobs or [])[self._current :]:
-            self._take(job, job.at, len(job.reviews))
-            job.at = len(job.reviews)
+            self._take(job, job.at, job.size)
+            job.at = job.size
         self._complete()
 
     def narrowed(self, wanted: tuple[str, ...]) -> Scan[T] | None:
@@ -216,21 +293,14 @@ class Scan(Generic[T]):
         if end <= start:
             return
         out = self.out
+        reviews, texts, places, starts = job.piece(start, end)
         if not job.rest:  # every candidate holds every term
-            out.reviews.extend(job.reviews[start:end])
-            out.texts.extend(job.texts[start:end])
-            out.places.extend(job.places[start:end])
-            starts = job.starts[start:end] if job.anchor == out.term else array("i", [0]) * (end - start)
-            out.starts.extend(starts)
+            out.reviews.extend(reviews)
+            out.texts.extend(texts)
+            out.places.extend(places)
+            out.starts.extend(starts if job.anchor == out.term else array("i", [0]) * len(reviews))
             return
-        more = matching(
-            job.rest,
-            job.reviews[start:end],
-            job.texts[start:end],
-            job.places[start:end],
-            job.starts[start:end],
-            job.placed,
-        )
+        more = matching(job.rest, reviews, texts, places, starts, job.placed)
         out.reviews.extend(more.reviews)
         out.texts.extend(more.texts)
         out.places.extend(more.places)
