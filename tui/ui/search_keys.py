@@ -37,8 +37,9 @@ from tui.ui.widgets.search_bar import SearchBar
 
 SEARCH_AT_ONCE = 0
 """Work (`SearchIndex.work`) a key does at once with no time bound: an answer
-from memory. Any other search is scanned in pieces (its estimate was off by
-up to 4x: a search of 30,000 units, ~6 ms, took 27)."""
+from memory. Any other search is scanned under the key's time budget, not by
+its estimate, which can be off severalfold (a term typed further that does
+not begin where the shorter one did is looked for again in Python's loop)."""
 
 SLICE_S = 0.004
 """Scanning in pieces: the longest stretch before the loop is let go."""
