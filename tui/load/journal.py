@@ -169,14 +169,13 @@ def parse_files(paths: list[str] | list[Path], journal: Journal | None = None) -
 
     out = []
     for given in paths:
-        path = given if isinstance(given, Path) else Path(given)
-        name = str(path)
+        name = given if isinstance(given, str) else str(given)  # read by name: no `Path` made
         try:
-            info: os.stat_result | None = os.stat(path)
+            info: os.stat_result | None = os.stat(name)
         except (OSError, ValueError):
             info = None
         before = (info.st_size, info.st_mtime_ns) if info is not None else None  # as `stamp` has it
-        result = load_file(path, build_review=_packed, build_item=_item, known=info)
+        result = load_file(name, build_review=_packed, build_item=_item, known=info)
         problems = tuple((p.location.line, p.location.column, p.message) for p in result.problems)
         out.append((name, before, tuple(result.reviews), problems))
     return out if journal is None else journal.append(out)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +38,16 @@ from tui.load.yaml_nodes import (
     SCALAR,
     SEQUENCE,
     STR_TAGS,
-    Composer,
     DecodeError,
     Invalid,
     Lines,
     NodeReader,
+    as_path,
     at_most,
     char_index,
+    compose,
     kind_of,
-    read_text,
+    read_source,
 )
 
 REVIEW_FIELDS = (
@@ -67,15 +67,26 @@ ITEM_FIELDS = ("text", "refs", "id")
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
-@dataclass
 class FileResult:
-    path: Path
-    reviews: list[Review] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    """One file's reviews and problems. A plain class, not a dataclass: a parse
+    worker imports this module, and `dataclasses` (with `inspect`) and the
+    making of two dataclasses were a few ms of its start (bench/README.md)."""
+
+    __slots__ = ("path", "problems", "reviews")
+
+    def __init__(
+        self, path: Path | str, reviews: list[Review] | None = None, problems: list[Problem] | None = None
+    ) -> None:
+        self.path = path
+        self.reviews: list[Review] = reviews if reviews is not None else []
+        self.problems: list[Problem] = problems if problems is not None else []
+
+    def __repr__(self) -> str:
+        return f"FileResult(path={self.path!r}, reviews={self.reviews!r}, problems={self.problems!r})"
 
 
 def load_file(
-    path: Path,
+    path: Path | str,
     *,
     build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
     build_item: Callable[[str, str, tuple[str, ...], str | None], Any] = Item,
@@ -83,7 +94,8 @@ def load_file(
 ) -> FileResult:
     """Reviews and located problems of one file. Never raises: whatever is wrong
     with the file, or with this reader, becomes a problem. `known`: the file's
-    `os.stat`, if the caller has just taken it.
+    `os.stat`, if the caller has just taken it. `path`: a `Path`, or its `str`
+    (a parse worker has the name: the problems' `Path` is made if there are any).
 
     Reviews are `Review`s, or what `build_review(fields, line, column)` makes of
     their fields (as `Review` takes them), and items `Item`s, or what
@@ -96,22 +108,22 @@ def load_file(
     except Exception as exc:  # a bug here must not take the other files down with it
         result.reviews.clear()
         message = f"internal error while reading this file ({type(exc).__name__}: {exc}); please report it"
-        result.problems.append(safe_problem(Location(path, 1, 1), message))
+        result.problems.append(safe_problem(Location(as_path(path), 1, 1), message))
     return result
 
 
 def _load(
-    path: Path,
+    path: Path | str,
     result: FileResult,
     build_review: Callable | None,
     build_item: Callable,
     known: os.stat_result | None = None,
 ) -> None:
     def problem(line: int, column: int, message: str) -> None:
-        result.problems.append(safe_problem(Location(path, line, column), message))
+        result.problems.append(safe_problem(Location(as_path(path), line, column), message))
 
     try:
-        text = read_text(path, known)
+        text, stream = read_source(path, known)
     except Invalid as exc:
         problem(1, 1, exc.message)
         return
@@ -120,7 +132,7 @@ def _load(
         return
     lines = Lines(text)
     try:
-        root = yaml.compose(text, Loader=Composer)
+        root = compose(stream)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = lines.at(mark.index) if mark else (1, 1)
@@ -146,7 +158,7 @@ class _Reader(NodeReader):
 
     def __init__(
         self,
-        path: Path,
+        path: Path | str,
         result: FileResult,
         lines: Lines,
         build_review: Callable[[dict[str, Any], int, int], Any] | None = None,
@@ -228,8 +240,8 @@ class _Reader(NodeReader):
                 failed = True
         if "repo" not in values and default_repo is not None:
             values["repo"] = default_repo
-        missing = [name for name in _REQUIRED if name not in values]
-        if missing:
+        if not values.keys() >= _REQUIRED_SET:
+            missing = [name for name in _REQUIRED if name not in values]
             present = {key for key, _, _ in pairs}  # a field that failed is not missing
             for required in missing:
                 if required not in present:
@@ -248,7 +260,7 @@ class _Reader(NodeReader):
         self.result.reviews.append(self.build_review(values, *self.lines.of(node.start_mark)))
 
     def review(self, fields: dict[str, Any], line: int, column: int) -> Review:
-        return Review(location=Location(self.path, line, column), **fields)
+        return Review(location=Location(as_path(self.path), line, column), **fields)
 
     # -- fields, each read as `read(self, key, node)` (see `_FIELDS`) -----------
 
@@ -310,29 +322,39 @@ class _Reader(NodeReader):
         """A section's items; their characters are added to `item_chars`."""
         if node.__class__ is not SEQUENCE:
             raise Invalid(node, f"`{section}` must be a list, found {kind_of(node)}")
-        self.saw(len(node.value))
-        at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
+        children = node.value
+        self.saw(len(children))
+        if len(children) > MAX_ITEMS:  # the message made only then
+            at_most(node, MAX_ITEMS, f"`{section}` has more than {{}} items")
         items: list[Item] = []
         ids: dict[str, yaml.Node] = {}
         repeats: dict[str, int] = {}
         chars = 0
-        for child in node.value:
+        text_of, build_item = self.text, self.build_item
+        what: str | None = None  # what an item is, for `mapping`'s message
+        for child in children:
             if child.__class__ is SCALAR:
-                text = self.text(child, section)
+                text = text_of(child, section)
                 chars += len(text)
-                items.append(self.build_item(section, text, (), _repeat_id(repeats, text)))
+                if text in repeats:
+                    items.append(build_item(section, text, (), _repeat_id(repeats, text)))
+                else:
+                    repeats[text] = 1  # as `_repeat_id` counts a first
+                    items.append(build_item(section, text, (), None))
                 continue
-            pairs = self.mapping(child, f"a {section} item: text, or a mapping with `text`")
+            if what is None:
+                what = f"a {section} item: text, or a mapping with `text`"
+            pairs = self.mapping(child, what)
             text: str | None = None  # type: ignore[no-redef]  # the plain-text branch above `continue`s
             refs: tuple[str, ...] = ()
             item_id: str | None = None
             for key, key_node, value in pairs:
                 if key == "text":
-                    text = self.text(value, "text")
+                    text = text_of(value, "text")
                 elif key == "refs":
                     refs = self.refs(value)
                 elif key == "id":
-                    item_id = self.text(value, "id").strip()
+                    item_id = text_of(value, "id").strip()
                     if item_id in ids:
                         first = self.where(ids[item_id]).line
                         raise Invalid(
@@ -343,17 +365,25 @@ class _Reader(NodeReader):
                     raise Invalid(key_node, self.unknown(key, ITEM_FIELDS))
             if text is None:
                 raise Invalid(child, f"a {section} item needs `text`")
-            chars += len(text) + sum(map(len, refs)) + len(item_id or "")
-            items.append(self.build_item(section, text, refs, item_id or _repeat_id(repeats, text)))
+            chars += len(text) + len(item_id or "")
+            for ref in refs:
+                chars += len(ref)
+            if item_id is None and text not in repeats:
+                repeats[text] = 1  # as `_repeat_id` counts a first
+            elif not item_id:
+                item_id = _repeat_id(repeats, text)
+            items.append(build_item(section, text, refs, item_id))
         self.item_chars += chars
         return tuple(items)
 
     def refs(self, node: yaml.Node) -> tuple[str, ...]:
         if node.__class__ is not SEQUENCE:
             raise Invalid(node, f"`refs` must be a list, found {kind_of(node)}")
-        self.saw(len(node.value))
+        children = node.value
+        self.saw(len(children))
         at_most(node, MAX_REFS, "`refs` has more than {} refs")
-        return tuple([self.text(child, "refs").strip() for child in node.value])
+        text_of = self.text
+        return tuple([text_of(child, "refs").strip() for child in children])
 
     @staticmethod
     def unknown(key: str, allowed: Iterable[str]) -> str:
@@ -383,6 +413,7 @@ _FIELDS = {
 }
 """How each review field is read: `read(reader, key, node)`."""
 _REQUIRED = ("title", "repo", "tags", "verdict", "summary")
+_REQUIRED_SET = frozenset(_REQUIRED)
 
 
 _DEEPEST = 6
@@ -390,10 +421,14 @@ _DEEPEST = 6
 root → `entries` → review → section → item → `refs` → ref. `MAX_DEPTH` is no less."""
 
 
-@dataclass
 class LoadResult:
-    files: dict[Path, list[Review]]
-    problems: dict[Path, list[Problem]]
+    """Every file's reviews and problems (`load_paths`)."""
+
+    __slots__ = ("files", "problems")
+
+    def __init__(self, files: dict[Path, list[Review]], problems: dict[Path, list[Problem]]) -> None:
+        self.files = files
+        self.problems = problems
 
     @property
     def reviews(self) -> list[Review]:

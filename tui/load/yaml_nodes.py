@@ -40,6 +40,9 @@ _SPECIAL_PLAIN = {
 null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
 
 
+_NO_PATHS: dict[object, object] = {}
+
+
 class Composer(_Loader):
     """libyaml's composer with a resolver that does only what the reader needs.
 
@@ -57,11 +60,26 @@ class Composer(_Loader):
             return STR
         return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
 
-    def descend_resolver(self, current_node: object, current_index: object) -> None:
-        pass
+    # Path resolvers are not used: the composer's calls to their hooks, two a
+    # node, go to builtins that do nothing with their arguments (the composer
+    # drops what they return), not into Python code.
+    descend_resolver = _NO_PATHS.get  # `get(parent, index)` of an empty dict: `index`
+    ascend_resolver = int  # `int()`
 
-    def ascend_resolver(self) -> None:
-        pass
+
+if _Loader is not yaml.SafeLoader:
+    # Only libyaml's parser is set up: `CSafeLoader.__init__` is Python code
+    # that also sets up PyYAML's constructor and resolver, which are not used.
+    Composer.__init__ = yaml.cyaml.CParser.__init__  # type: ignore[method-assign]
+
+
+def compose(stream: str | bytes) -> yaml.Node | None:
+    """The node tree of the stream's single document (None if it has none):
+    `yaml.compose(stream, Loader=Composer)`, without its Python frame. `stream`:
+    a text, or the UTF-8 bytes of one (the parser reads a text as those)."""
+    if _Loader is yaml.SafeLoader:  # pragma: no cover - libyaml missing
+        return yaml.compose(stream, Loader=Composer)
+    return Composer(stream).get_single_node()  # libyaml's `dispose` does nothing
 
 
 SCALAR, SEQUENCE, MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
@@ -132,7 +150,13 @@ class DecodeError(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-def _read_bytes(path: Path, known: os.stat_result | None = None) -> bytes:
+def as_path(path: Path | str) -> Path:
+    """`path` as a `Path`: a parse worker reads files by name, and makes a
+    `Path` (~20,000 instructions, more than the file's `stat`) only to locate a problem."""
+    return path if isinstance(path, Path) else Path(path)
+
+
+def _read_bytes(path: Path | str, known: os.stat_result | None = None) -> bytes:
     """The file's bytes, never more than `MAX_FILE_BYTES`; a named pipe, a device
     or a huge file is refused (`tui.store.safe_read.read_regular`)."""
     try:
@@ -147,18 +171,26 @@ def _too_large() -> str:
     return f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; skipped"
 
 
-def read_text(path: Path, known: os.stat_result | None = None) -> str:
+def read_text(path: Path | str, known: os.stat_result | None = None) -> str:
     """The file's text (UTF-8, or UTF-16 with a byte-order mark); `Invalid` or
     `DecodeError` when it cannot be read as text. `known`: `os.stat(path)`, just taken."""
+    return read_source(path, known)[0]
+
+
+def read_source(path: Path | str, known: os.stat_result | None = None) -> tuple[str, str | bytes]:
+    """`read_text`'s text, and what to give `compose` for it: the file's UTF-8
+    bytes, once they are known to be valid (the same bytes libyaml would get
+    from encoding the text again), or the text (UTF-16)."""
     data = _read_bytes(path, known)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise Invalid(None, f"invalid UTF-16: {exc.reason}") from exc
+        return text, text
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), data
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8")
         # Columns count characters, as YAML's own error marks do.
@@ -170,7 +202,7 @@ class NodeReader:
     """Walks one file's node tree within the limits, reading mappings and text;
     a subclass's `read` says what the tree should hold."""
 
-    def __init__(self, path: Path, problems: list[Problem], lines: Lines) -> None:
+    def __init__(self, path: Path | str, problems: list[Problem], lines: Lines) -> None:
         self.path = path
         self.problems = problems
         self.lines = lines
@@ -178,13 +210,15 @@ class NodeReader:
         self.chars = 0
         self.seen = 0
         # Text that is clean as written stays clean in YAML, but for escapes in
-        # double quotes ("\e[31m"): one search of the file spares most values theirs.
-        self.raw_text_clean = not needs_cleaning(lines.text)
+        # double quotes ("\e[31m"), which start with a backslash: one search of
+        # the file spares most values theirs, and all when it has no backslash.
+        self.clean_all = needs_cleaning(lines.text)
+        self.clean_quoted = self.clean_all or "\\" in lines.text
 
     def where(self, node: yaml.Node | None) -> Location:
         if node is None:
-            return Location(self.path, 1, 1)
-        return Location(self.path, *self.lines.of(node.start_mark))
+            return Location(as_path(self.path), 1, 1)
+        return Location(as_path(self.path), *self.lines.of(node.start_mark))
 
     def problem(self, node: yaml.Node | None, message: str) -> None:
         self.problems.append(safe_problem(self.where(node), message))
@@ -265,7 +299,9 @@ class NodeReader:
     def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]]:
         if node.__class__ is not MAPPING:
             raise Invalid(node, f"expected {what} (a mapping), found {kind_of(node)}")
-        self.saw(2 * len(node.value))
+        self.seen += 2 * len(node.value)  # `saw`, inline: a mapping is read for every review and item
+        if self.seen > MAX_NODES:
+            raise _TooManyNodes
         pairs: list[tuple[str, yaml.Node, yaml.Node]] = []
         seen: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
@@ -295,7 +331,7 @@ class NodeReader:
                     return ""
                 raise Invalid(node, f"`{name}` is empty")
         value = node.value
-        if not self.raw_text_clean or node.style == '"':
+        if self.clean_quoted and (self.clean_all or node.style == '"'):
             value = clean(value)
         value = value.strip("\n")
         if not allow_empty and (not value or value.isspace()):

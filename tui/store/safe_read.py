@@ -28,7 +28,7 @@ class NotRegular(UnfitFile):
     """Not a regular file (a device, a named pipe, a folder...)."""
 
 
-def read_regular(path: Path, limit: int, known: os.stat_result | None = None) -> bytes:
+def read_regular(path: Path | str, limit: int, known: os.stat_result | None = None) -> bytes:
     """The bytes of the regular file at `path`, if it holds at most `limit` bytes.
 
     Anything but a regular file is refused before it is opened (`known`: the
