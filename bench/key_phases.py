@@ -15,7 +15,9 @@ was done before. Queries differ from one another (a query typed again is
 answered from memory) and mix code words with Chinese, as the corpus does.
 A search the reader runs off the key (in slices, the loop free in between)
 is waited for: its answer's frame is the key's last frame, the box showing the
-character is (usually) its first. The input's cursor does not blink during the phase: a blink is a frame of its
+character is (usually) its first, and the first frame that lists the query's
+rows (all of them, or the first of a search still counting: `_rows_shown`) is
+its `rows_frame`. The input's cursor does not blink during the phase: a blink is a frame of its
 own, and it would land in the key's window now and then.
 """
 
@@ -92,6 +94,13 @@ def _searched(app, pilot):
     return wait
 
 
+def _rows_shown(app):
+    """Does the frame list the typed query's rows (all, or the first of a
+    search still counting)? The screen's filters hold the query from then on."""
+    box = app.query_one("#search-input", Input)
+    return lambda: app.reader.filters.query == box.value
+
+
 async def run(app, pilot, timings, bounce, rounds: int) -> None:
     from tui.ui.widgets.review_list import ReviewList
 
@@ -135,11 +144,13 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         for char in query:
             key = "space" if char == " " else char
             action = "search_first_key" if first else "search_type"
-            await timings.press(pilot, action, key, until=_searched(app, pilot))
+            await timings.press(pilot, action, key, until=_searched(app, pilot), shown=_rows_shown(app))
             first = False
         assert box.value == query, (box.value, query)
         for _ in query:
-            await timings.press(pilot, "search_backspace", "backspace", until=_searched(app, pilot))
+            await timings.press(
+                pilot, "search_backspace", "backspace", until=_searched(app, pilot), shown=_rows_shown(app)
+            )
         await timings.press(pilot, "search_clear", "escape")
         assert not app.reader.filters.query
     await _home(app, pilot)

@@ -24,7 +24,18 @@ from pathlib import Path
 from make_corpus import generate
 from startup import BENCH, KEY_ACTIONS, ROOT, child_env, progress
 
-FIGURES = ("cpu_p50", "cpu_p95", "first_frame_p50", "first_frame_p95", "frame_p50", "frame_p95")
+FIGURES = (
+    "cpu_p50",
+    "cpu_p95",
+    "first_frame_p50",
+    "first_frame_p95",
+    "rows_frame_p50",
+    "rows_frame_p95",
+    "frame_p50",
+    "frame_p95",
+)
+"""`rows_frame`: the first frame showing the key's effect in part (a search's
+first rows, `key_phases._rows_shown`); for search keys only."""
 
 
 def _worker(root: Path, bench: Path, corpus: Path, tmp: Path, env: dict[str, str], presses: str) -> dict:
@@ -103,7 +114,7 @@ def main() -> int:
                 for figure in FIGURES:
                     values = []
                     for name in sides:
-                        found = [r[action][figure] for r in runs[name] if action in r]
+                        found = [r[action][figure] for r in runs[name] if figure in r.get(action, {})]
                         values.append(f"{statistics.median(found) * 1000:.1f}" if found else "–")
                     cells.append(" / ".join(values))
                 print(f"| {label} | {runs['after'][0][action]['n']} | " + " | ".join(cells) + " |")

@@ -10,7 +10,10 @@ from a parse cache filled by a first, untimed load (in a temporary folder).
 Then, each timed on its own: the texts made (`prepare` where the checkout has
 it, else what the first search makes), every key's search (`steps` to the end,
 then `select`, as the reader does), and tracemalloc of what the index keeps
-(a second pass, traced). Not a test; CPU time, so a busy machine matters less.
+(a second pass, traced). Where the checkout scans in pieces (`SearchIndex.scan`),
+also what a key costs until the list's first page (`PAGE` matches, or the
+answer if smaller) is found, as the reader's key does before its frame. Not a
+test; CPU time, so a busy machine matters less.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ import tracemalloc
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+PAGE = 20
+"""Rows of the review list's page at 120 x 40 (two lines a review)."""
+PIECE = 512
+"""Candidates a piece tests (`tui.ui.search_keys.SCAN_PIECE`)."""
 
 
 def typed(query: str) -> tuple[list[str], list[str]]:
@@ -69,6 +76,8 @@ def main() -> int:
     gc.collect()
     gc.disable()
 
+    first_rows_ms: list[float] = []
+
     def run(index: SearchIndex) -> tuple[float, list[float], list[float], float]:
         started = time.process_time()
         if hasattr(index, "prepare"):
@@ -84,6 +93,11 @@ def main() -> int:
             for asked, out in [(q, forward_ms) for q in forward] + [(q, back_ms) for q in back]:
                 wanted = terms(asked)
                 started = time.process_time()
+                if hasattr(index, "scan") and wanted and out is forward_ms:
+                    scan = index.scan(reviews, wanted)
+                    while not scan.done and len(scan.found) < PAGE:
+                        scan.advance(PIECE)
+                    first_rows_ms.append((time.process_time() - started) * 1000)
                 for _ in index.steps(reviews, wanted):
                     pass
                 index.select(reviews, wanted)
@@ -92,6 +106,7 @@ def main() -> int:
         return made, forward_ms, back_ms, first_ms
 
     made, forward_ms, back_ms, _ = run(SearchIndex())
+    first_rows = list(first_rows_ms)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     gc.collect()
     tracemalloc.start()
@@ -107,6 +122,11 @@ def main() -> int:
         print(
             f"{name}: {len(values)} keys, CPU p50 {statistics.median(values):.1f} ms, "
             f"p95 {p95(values):.1f} ms, max {max(values):.1f} ms, total {sum(values):.0f} ms"
+        )
+    if first_rows:
+        print(
+            f"a character typed, until its first {PAGE} rows: CPU p50 {statistics.median(first_rows):.1f} ms, "
+            f"p95 {p95(first_rows):.1f} ms, max {max(first_rows):.1f} ms"
         )
     print(
         f"kept by the index after the queries (tracemalloc): {(kept - base) / 1e6:.1f} MB, "

@@ -607,20 +607,30 @@ class Timings:
         self.cpu: dict[str, list[float]] = {}
         self.frame: dict[str, list[float]] = {}
         self.first_frame: dict[str, list[float]] = {}
+        self.rows_frame: dict[str, list[float]] = {}
         self.frames: list[float] = []
+        self.shown_at: list[float] = []  # frames in which the key's `shown` held
+        self._shown = None
         display = app._display
 
         def recording(screen, renderable) -> None:
             if renderable is not None:
                 self.frames.append(time.perf_counter())
+                if self._shown is not None and self._shown():
+                    self.shown_at.append(self.frames[-1])
             display(screen, renderable)
 
         app._display = recording
 
-    async def press(self, pilot, action: str, key: str, until=None) -> None:
+    async def press(self, pilot, action: str, key: str, until=None, shown=None) -> None:
         """`until`: a coroutine function awaited after Pilot's pause, for work a
-        key leaves running (a search off the key): its frames count as the key's."""
+        key leaves running (a search off the key): its frames count as the key's.
+        `shown`: a function telling, as a frame is drawn, whether it shows the
+        key's effect in part (a search's first rows): the first such frame is
+        the key's `rows_frame`."""
         seen = len(self.frames)
+        self.shown_at.clear()
+        self._shown = shown
         c0, t0 = time.process_time(), time.perf_counter()
         await pilot.press(key)
         await pilot.pause()
@@ -635,6 +645,9 @@ class Timings:
             # Textual paints at most 60 frames a second.
             self.first_frame.setdefault(action, []).append(self.frames[seen] - t0)
             self.frame.setdefault(action, []).append(self.frames[-1] - t0)
+        if shown is not None and self.shown_at:
+            self.rows_frame.setdefault(action, []).append(self.shown_at[0] - t0)
+        self._shown = None
 
     def results(self) -> dict[str, dict[str, float]]:
         return {
@@ -650,6 +663,14 @@ class Timings:
                 "first_frame_p95": percentile(self.first_frame.get(action) or [math.nan], 95),
                 "frame_p50": median(self.frame.get(action) or [math.nan]),
                 "frame_p95": percentile(self.frame.get(action) or [math.nan], 95),
+                **(
+                    {
+                        "rows_frame_p50": median(self.rows_frame[action]),
+                        "rows_frame_p95": percentile(self.rows_frame[action], 95),
+                    }
+                    if action in self.rows_frame
+                    else {}
+                ),
             }
             for action, wall in self.wall.items()
         }

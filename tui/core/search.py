@@ -16,12 +16,12 @@ from __future__ import annotations
 import operator
 import re
 import string
-from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 
 from tui.core.model import Review
-from tui.core.search_memory import Found, ListAnswers, bits_at, bits_of, flags_of
+from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
+from tui.core.search_scan import Job, Scan, Span
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -98,14 +98,36 @@ class SearchIndex:
         library makes new ones when it changes) is answered from memory, and
         one that narrows kept answers is looked for only where they all
         matched: typing at 100,000 reviews tests what the query before found,
-        not every review."""
+        not every review. A scan of it still running (`scan`) is finished."""
         if not query_terms:
             return list(reviews)
         wanted = tuple(query_terms)
-        answers = self._answers(reviews)
-        for _ in self._search(answers, wanted, None):
-            pass
+        scan = self.scan(reviews, wanted)
+        scan.finish()
+        answers = scan.answers
         return answers.items(answers.answer(wanted), wanted)
+
+    def scan(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> Scan[Review]:
+        """The search of `query_terms` (not empty) in `reviews`, to run in
+        pieces (`tui.core.search_scan`). The scan of the list still running
+        is it if its query is the same, narrowed from if this one narrows it
+        (else left: its texts are kept), and replaced either way."""
+        wanted = tuple(query_terms)
+        answers = self._answers(reviews)
+        running = answers.running
+        if running is not None and running.wanted == wanted and not running.done:
+            return running
+        bits, rest, exact = answers.base(wanted)
+        if exact:
+            answers.remember(wanted, bits)
+            return Scan.answered(answers, wanted)
+        scan = None
+        if running is not None and narrows(wanted, running.wanted):
+            scan = running.narrowed(wanted)
+        if scan is None:
+            scan = self._plan(answers, wanted, bits, rest)
+        answers.running = None if scan.done else scan
+        return scan
 
     def work(self, reviews: Sequence[Review], query_terms: Sequence[str]) -> int:
         """How much `select` would do, in tests of a text made (~0.2 µs each:
@@ -136,8 +158,11 @@ class SearchIndex:
         let frames be drawn in between; once it is exhausted, `select` of the
         same list and terms answers from memory. A caller may stop at any
         yield: the texts made so far are kept."""
-        if query_terms:
-            yield from self._search(self._answers(reviews), tuple(query_terms), piece)
+        if not query_terms:
+            return
+        scan = self.scan(reviews, query_terms)
+        while not scan.advance(piece):
+            yield
 
     PREPARED = string.ascii_lowercase + string.digits + "_"
     """One-character queries `prepare` answers ahead: the first character of
@@ -162,54 +187,45 @@ class SearchIndex:
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
 
-    def _search(
-        self, answers: ListAnswers[Review], wanted: tuple[str, ...], piece: int | None
-    ) -> Iterator[None]:
-        """Find `wanted` in `answers`' list and remember the answer; with a
-        `piece`, in pieces of that many tests, yielding between them."""
-        bits, rest, exact = answers.base(wanted)
-        if exact:
-            answers.remember(wanted, bits)
-            return
+    def _plan(
+        self, answers: ListAnswers[Review], wanted: tuple[str, ...], bits: int, rest: tuple[str, ...]
+    ) -> Scan[Review]:
+        """A scan of `wanted` where `bits` (what kept answers leave) says, for
+        the terms of `rest`; texts not made yet are made first."""
         size = answers.size
+        known = frozenset(term for term in wanted if term not in rest)
+        parent = answers.parent(wanted, rest)
         further, placed = answers.typed_further(wanted, rest, bits)
         if further is not None:  # its term first: where to look is known for it
+            assert parent is not None
             rest = (further.term, *(term for term in rest if term != further.term))
-            reviews, texts, places, starts = further.reviews, further.texts, further.places, further.starts
-        else:
-            flags = None if bits == answers.every else flags_of(bits, size)
-            reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
-            aligned = self._aligned(answers)
-            if aligned is None:  # texts to make first
-                if piece is None:
-                    self._read_in_file_order(reviews)
-                else:
-                    yield from self._make(reviews, max(1, piece // 32))
-                aligned = self._aligned(answers) if flags is None else None
-            if aligned is not None:
-                texts = aligned if flags is None else list(compress(aligned, flags))
-            else:
-                texts = list(map(self._texts.__getitem__, map(id, reviews)))
-            places = array("i", range(size) if flags is None else compress(range(size), flags))
-            starts = array("i", [0]) * len(reviews)  # from the start
-        if not piece or piece >= len(reviews):
-            out = self._test(rest, reviews, texts, places, starts, placed)
-            kept = len(out.reviews) == len(reviews)  # every candidate: the same bits
-            answers.remember(wanted, bits if kept else bits_at(out.places, size), out)
-            return
-        step = piece
-        out = Found(rest[-1], [], [], array("i"), array("i"))
-        for start in range(0, len(reviews), step):
-            end = start + step
-            more = self._test(
-                rest, reviews[start:end], texts[start:end], places[start:end], starts[start:end], placed
+            anchor = answers.full[parent[1]].term
+            job = Job(
+                rest, further.reviews, further.texts, further.places, further.starts, placed, known, anchor
             )
-            out.reviews.extend(more.reviews)
-            out.texts.extend(more.texts)
-            out.places.extend(more.places)
-            out.starts.extend(more.starts)
-            yield
-        answers.remember(wanted, bits_at(out.places, size), out)
+            return Scan(answers, wanted, [job])
+        flags = None if bits == answers.every else flags_of(bits, size)
+
+        def build() -> list[Job[Review]]:
+            lookup = self._lookup
+            return [Span(rest, answers.source, self._aligned(answers), lookup, flags, known)]
+
+        if self._aligned(answers) is not None:
+            return Scan(answers, wanted, build())
+        reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
+        if not self._missing(reviews):
+            return Scan(answers, wanted, build())
+
+        def making(piece: int | None) -> Iterator[None]:
+            if piece is None:
+                self._read_in_file_order(reviews)
+            else:
+                yield from self._make(reviews, piece)
+
+        return Scan(answers, wanted, None, making=making, build=build)
+
+    def _lookup(self, review: Review) -> str:
+        return self._texts[id(review)]
 
     def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
         """The texts of `answers`' list, one a review in its order, once every
@@ -233,40 +249,6 @@ class SearchIndex:
         answers = ListAnswers(reviews)
         self._lists = [*self._lists[-(self.LISTS - 1) :], answers]
         return answers
-
-    @staticmethod
-    def _test(
-        rest: tuple[str, ...],
-        reviews: list[Review],
-        texts: list[str],
-        places: array,
-        starts: array,
-        placed: bool = False,
-    ) -> Found[Review]:
-        """Those of `reviews` whose text has every term of `rest`, in full
-        (`texts`, `places` one a review); `starts`: where to look for the first
-        term in each text, `placed` if that is where a shorter term it begins
-        with first occurs (so it is most often right there). Each term is
-        looked for in C: `str.startswith` there, `str.find` over the texts
-        (`in` for one character: no place to keep, a longer term cannot begin
-        where it does), `compress` of what it found."""
-        first: Sequence[int] = starts
-        for n, term in enumerate(rest):
-            if n == 0 and placed:
-                at_once = bytes(map(str.startswith, texts, repeat(term), first))
-                if at_once.count(1) == len(at_once):  # all there: nothing changes
-                    continue
-                found, hits = _found_later(texts, term, first, at_once)
-            elif len(term) == 1 and n == len(rest) - 1:
-                hits = bytes(map(operator.contains, texts, repeat(term)))
-                found = None
-            else:
-                found = list(map(str.find, texts, repeat(term), first if n == 0 else repeat(0)))
-                hits = bytes(map(operator.ge, found, repeat(0)))
-            reviews, texts = list(compress(reviews, hits)), list(compress(texts, hits))
-            places = array("i", compress(places, hits))
-            first = array("i", [0]) * len(reviews) if found is None else array("i", compress(found, hits))
-        return Found(rest[-1], reviews, texts, places, first)  # type: ignore[arg-type]  # an array
 
     def _missing(self, reviews: Sequence[Review]) -> list[Review]:
         return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
@@ -308,22 +290,6 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self._texts)
-
-
-def _found_later(
-    texts: list[str], term: str, starts: Sequence[int], at_once: bytes
-) -> tuple[list[int], bytes]:
-    """Where `term` first occurs in each text (-1: nowhere), and 0/1 flags of
-    where it does, given that it begins at `starts` where `at_once` says and
-    occurs only after them elsewhere."""
-    found = list(starts)
-    later = bytes(map(operator.not_, at_once))
-    again = map(
-        str.find, compress(texts, later), repeat(term), map(operator.add, compress(starts, later), repeat(1))
-    )
-    for n, place in zip(compress(range(len(found)), later), again, strict=True):
-        found[n] = place
-    return found, bytes(map(operator.ge, found, repeat(0)))
 
 
 def _place(review: Review) -> tuple:

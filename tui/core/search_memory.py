@@ -21,7 +21,10 @@ from array import array
 from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import compress, repeat
-from typing import Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    from tui.core.search_scan import Scan
 
 T = TypeVar("T")
 
@@ -98,6 +101,7 @@ class ListAnswers(Generic[T]):
         self.full: dict[tuple[str, ...], Found[T]] = {}
         self.texts: list[str] | None = None  # the list's texts, in its order, once all are made
         self.looked_at = -1  # how many texts were made when `texts` was last looked for
+        self.running: Scan[T] | None = None  # the scan not done yet, which a query typed further narrows
 
     def base(self, wanted: tuple[str, ...]) -> tuple[int, tuple[str, ...], bool]:
         """Where `wanted` can match (a bitset), the terms still to test there,

@@ -58,6 +58,9 @@ class Words(NamedTuple):
     shown_count: tuple[str, str]
     search_placeholder: str
     no_matches: str
+    search_counting: str
+    """The count of a search still running: at least `{n}`."""
+    search_searching: str
     no_search: str
     no_link: str
     bad_link: str

@@ -96,15 +96,18 @@ class ReaderPanes(MainScreen):
     def checked(self, review: Review) -> frozenset[str]:
         return checked_items(self.state, review)
 
-    def _visible(self) -> list[Review]:
+    def _visible(self, found: list[Review] | None = None) -> list[Review]:
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
-        jump under the reader's cursor."""
+        jump under the reader's cursor. `found`: the first matches of a search
+        still running (tui.ui.search_keys), to pass the other filters."""
         source, filters = self._source_and_filters()
         reviews = self.library.reviews
         if self._narrowed_for is not reviews:  # what was kept narrowed the library before
             self.narrowed.clear()
             self._narrowed_for = reviews
+        if found is not None:
+            source, filters = found, filters._replace(query="")
         return select(
             source,
             filters,
@@ -115,7 +118,7 @@ class ReaderPanes(MainScreen):
             index=self.search_index,
             keep=self.current_key,
             ranks=self.ranks.ready(reviews),
-            kept=self.narrowed,
+            kept=self.narrowed if found is None else None,
         )
 
     def _marked(self) -> dict[str, Review]:
@@ -166,6 +169,9 @@ class ReaderPanes(MainScreen):
             kept = self._unmuted_list = (reviews, mute, unmuted(reviews, mute))
         return kept[2]
 
+    def settle_search(self) -> None:
+        """Finish a search still scanning (tui.ui.search_keys): the list is used whole."""
+
     def _row(self, review: Review) -> presenting.ReviewRow:
         return presenting.review_row(self.library, self.state, review, self.mute)
 
@@ -201,7 +207,8 @@ class ReaderPanes(MainScreen):
             self._refresh_review()
         self.refresh_status()
 
-    def _refresh_list(self, fallback: int = 0) -> None:
+    def _refresh_list(self, fallback: int = 0, found: list[Review] | None = None) -> None:
+        """`found`: list the first matches of a search still running, its count marked so."""
         filters = self.filters
         if filters.narrowing or filters.tag == UNREAD_TAG:
             empty = words().no_reviews_filtered.format(key=self.key_for("filter.clear"))
@@ -210,7 +217,7 @@ class ReaderPanes(MainScreen):
         terms = filters.terms
         listing = self.review_list
         key = listing.show_reviews(
-            self._visible(),
+            self._visible(found),
             self._row,
             self.current_key,
             empty,
@@ -223,7 +230,7 @@ class ReaderPanes(MainScreen):
             self.current_key = key
         else:
             self._refresh_review()
-        self._refresh_filter_bar()
+        self._refresh_filter_bar(state=None if found is None else "counting")
 
     def rank_library(self) -> None:
         """Rank the library's reading order now (~10 ms at 100,000 reviews), in a
@@ -258,10 +265,11 @@ class ReaderPanes(MainScreen):
         narrowing = labels(self.filters._replace(tag=ALL_TAG))
         self.query_one("#reviews").border_subtitle = Content(" · ".join(narrowing))  # tag names: never markup
 
-    def _refresh_filter_bar(self) -> None:
-        filters = self.filters
+    def _refresh_filter_bar(self, filters: Filters | None = None, state: str | None = None) -> None:
+        """`filters`: a search's, before they are the screen's; `state`: see `FilterBar.show`."""
+        filters = self.filters if filters is None else filters
         self.query_one(FilterBar).show(
-            labels(filters), filters.query, len(self.review_list.reviews), self.key_for("filter.clear")
+            labels(filters), filters.query, len(self.review_list.reviews), self.key_for("filter.clear"), state
         )
         self.refresh_bindings()  # the clear and next-match keys come and go with the filters
 

@@ -164,6 +164,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         that would hide it are cleared first."""
         if key not in self.library.by_key:
             return
+        self.settle_search()  # the whole list: is it listed?
         if key not in self.review_list:
             self._reset_filters()
         self._go_to(key)
@@ -188,6 +189,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
     def action_next_unread(self, step: int) -> None:
         """The next unread review in the list, which is in reading order (deep
         reads first, then quick, skim, skip); past the end, round again."""
+        self.settle_search()
         self._current_review()
         reviews = self.review_list.reviews
         if not reviews:
@@ -245,6 +247,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         """Open actions and caveats of the reviews listed (the tag's, as filtered)."""
         from tui.ui.screens.todo import TodoScreen
 
+        self.settle_search()
         labels_now = labels(self.filters)
         scope = " · ".join(labels_now) if labels_now else words().scope_all
         self.app.push_screen(

@@ -2,32 +2,60 @@
 searches as you type, enter opens the first match, escape clears), `/` and
 `n` / `N`. Searching itself is `tui.core.search`'s; the filters hold the query.
 
-A character that would search many texts (the first characters of a query at
-100,000 reviews, or the first search, which reads every review's text) is
-searched off the key: in an async worker, in slices of a few milliseconds with
-the loop free in between, so the box shows the character in the key's own
-frame and the list follows when the search is done. A newer character, enter,
-escape or a filter change overtakes it. A short search runs at once, as before.
+A character whose answer is not in memory is scanned in the list's order
+(`tui.core.search_scan`), a piece at a time, as fzf's and lazygit's filters
+do: in the key's own turn for up to `SLICE_S`. A search done by then is listed
+whole in the key's frame. One that is not (a term's second character at
+100,000 reviews, or the first search, which reads every review's text) lists
+what it found, if that fills the list's page: the key's frame shows the
+character and the first rows (the first matches in the list's order: nothing
+later can come before them), its count marked as still counting; the rest is
+scanned in an async worker, in slices of `SLICE_S` with the loop free in
+between, until the count and the scrollbar are whole. A term so rare that its
+first page is not found in time shows "searching", and its rows once they are.
+A newer character narrows the scan from where it is; enter, moving out of the
+box, or anything that lists the reviews again finishes it at once; escape or a
+filter change drops it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import operator
 import time
 
+from textual import events
+
+from tui.core.filters import Filters
+from tui.core.model import Review
+from tui.core.search_scan import Scan
 from tui.i18n import words
 from tui.ui.panes import PANES, ReaderPanes
+from tui.ui.widgets.review_list import ROW_HEIGHT
 from tui.ui.widgets.search_bar import SearchBar
 
-SEARCH_AT_ONCE = 30_000
-"""Work (`SearchIndex.work`, which gives what its units cost) a key may do
-before its frame; more is searched off the key. Done at once, the results
-are in the key's frame; off the key, they come a frame later at best (the
-frame timer's next tick, up to 17 ms after the box's frame), so a search of
-a few milliseconds is better done at once."""
+SEARCH_AT_ONCE = 0
+"""Work (`SearchIndex.work`) a key does at once with no time bound: an answer
+from memory. Any other search is scanned under the key's time budget, not by
+its estimate, which can be off severalfold (a term typed further that does
+not begin where the shorter one did is looked for again in Python's loop)."""
 
 SLICE_S = 0.004
-"""Searching off the key: the longest stretch before the loop is let go."""
+"""Scanning in pieces: the longest stretch before the loop is let go."""
+
+FIRST_ROWS_S: float | None = None
+"""What a key may spend finding its first rows before its frame: `SLICE_S`
+unless set."""
+
+KEY_PIECES: int | None = None
+"""The most pieces a key scans once its first rows are found (None: as many
+as `SLICE_S` allows)."""
+
+SCAN_PIECE = 512
+"""Candidates a piece of a scan tests (~0.5 ms at most: a term looked for to
+the end of a review's text) or, while texts are missing, 32 times the texts
+it makes."""
 
 PREPARE_AFTER_S = 2.0
 """How long after the load the search's texts start to be made: the load's
@@ -50,42 +78,132 @@ PREPARE_PAUSE_S = 0.001
 from the App to the widget that answers it and for the frame after them."""
 
 
+class Typing:
+    """A query typed whose scan is still running: the filters it sets, those
+    it replaces, and what its first rows wait for."""
+
+    __slots__ = ("after", "before", "library", "page", "scan", "selected_at", "shown", "turn")
+
+    def __init__(self, scan: Scan[Review], after: Filters, before: Filters, turn: int) -> None:
+        self.scan, self.after, self.before, self.turn = scan, after, before, turn
+        self.library: list[Review] = []
+        self.page = 1  # matches that fill the list's page
+        self.selected_at: int | None = None  # the open review's place, if it matches: listed first
+        self.shown = False  # its first rows are listed (the screen's filters are `after`)
+
+    def first_rows(self) -> bool:
+        """Found enough matches to list: a page, and the open review if it matches."""
+        scan = self.scan
+        if scan.making or (self.selected_at is not None and scan.place <= self.selected_at):
+            return False
+        return len(scan.found) >= self.page
+
+
 class SearchKeys(ReaderPanes):
+    search_typing: Typing | None = None
+
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
         self.search_turn += 1
-        query = message.query
-        source, rest = self._source_and_filters(self.filters._replace(query=query))
+        after = self.filters._replace(query=message.query)
+        source, rest = self._source_and_filters(after)
         if self.search_index.work(source, rest.terms) <= SEARCH_AT_ONCE:
-            self.filters = self.filters._replace(query=query)
+            pending, self.search_typing = self.search_typing, None
+            if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
+                self._list_by(after)
             return
-        turn = self.search_turn
+        typing = self.search_typing = Typing(
+            self.search_index.scan(source, rest.terms), after, self.filters, self.search_turn
+        )
+        typing.library = self.library.reviews
+        typing.page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
+        selected = self.library.by_key.get(self.current_key) if self.current_key else None
+        if selected is not None and self.search_index.matches(selected, rest.terms):
+            with contextlib.suppress(ValueError):  # not in the tag's list (muted)
+                typing.selected_at = operator.indexOf(source, selected)  # it stays selected
+        scan = typing.scan
+        deadline = time.perf_counter() + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)
+        pieces = 0
+        while not scan.done and time.perf_counter() < deadline:
+            if KEY_PIECES is not None and pieces >= KEY_PIECES and typing.first_rows():
+                break
+            scan.advance(SCAN_PIECE)
+            pieces += 1
+        if scan.done:
+            self._typed(typing)
+            return
+        if typing.first_rows():
+            self._show_first_rows(typing)
+        else:
+            self._refresh_filter_bar(after, "searching")
 
-        async def search() -> None:  # a function, not a coroutine: none is made if overtaken first
-            await self._search_off_the_key(query, rest.terms, source, turn)
+        async def scan_on() -> None:  # a function, not a coroutine: none is made if overtaken first
+            await self._scan_off_the_key(typing)
 
         self.run_worker(
-            search,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
+            scan_on,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
             group="search",
             exclusive=True,
             exit_on_error=False,
         )
 
-    async def _search_off_the_key(self, query: str, wanted: tuple[str, ...], source: list, turn: int) -> None:
+    def _live(self, typing: Typing) -> bool:
+        return (
+            typing is self.search_typing
+            and typing.turn == self.search_turn
+            and typing.library is self.library.reviews
+            and self.filters in (typing.before, typing.after)
+        )
+
+    async def _scan_off_the_key(self, typing: Typing) -> None:
         drawn = asyncio.Event()
         self.call_after_refresh(drawn.set)
-        await drawn.wait()  # the box's frame first: its character, then the search
-        if turn != self.search_turn:
+        await drawn.wait()  # the key's frame first
+        scan = typing.scan
+        while self._live(typing) and not scan.done:
+            started = time.perf_counter()
+            while not scan.advance(SCAN_PIECE) and time.perf_counter() - started < SLICE_S:
+                pass
+            if not scan.done and not typing.shown and typing.first_rows():
+                self._show_first_rows(typing)
+            await asyncio.sleep(0)  # a frame, a key
+        self._typed(typing)
+
+    def _show_first_rows(self, typing: Typing) -> None:
+        """List the matches found so far, the count marked as still counting."""
+        typing.shown = True
+        new_query = typing.after.query != self.filters.query
+        self.set_reactive(ReaderPanes.filters, typing.after)  # not watched: that would finish the scan
+        self._refresh_list(found=list(typing.scan.found))
+        if new_query:
+            self.review_view.goto_match(1)
+
+    def _typed(self, typing: Typing) -> None:
+        """The scan is done (or is finished now): list its whole answer."""
+        if not self._live(typing):
             return
-        before = self.filters
-        started = time.perf_counter()
-        for _ in self.search_index.steps(source, wanted):
-            if time.perf_counter() - started > SLICE_S:
-                await asyncio.sleep(0)  # a frame, a key
-                if turn != self.search_turn:
-                    return
-                started = time.perf_counter()
-        if turn == self.search_turn and self.filters == before:
-            self.filters = self.filters._replace(query=query)  # answered from memory now
+        self.search_typing = None
+        typing.scan.finish()
+        self._list_by(typing.after)
+
+    def _list_by(self, filters: Filters) -> None:
+        if self.filters == filters:
+            self._refresh_list()  # its first rows were listed: now all of them
+        else:
+            self.filters = filters
+
+    def settle_search(self) -> None:
+        """Finish a scan still running now: its whole answer is needed (the
+        list is about to be used, or the query kept)."""
+        if self.search_typing is not None:
+            self._typed(self.search_typing)
+
+    def _focus_pane(self, pane: str) -> None:
+        self.settle_search()  # moving into the list: all of it
+        super()._focus_pane(pane)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if self.search_typing is not None and event.widget is self.search_bar._input:
+            self.settle_search()  # a click elsewhere
 
     def prepare_search(self) -> None:
         """Make every review's search text in the background once the files
@@ -119,6 +237,7 @@ class SearchKeys(ReaderPanes):
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""
+        self.settle_search()
         self.search_turn += 1
         self.filters = self.filters._replace(query=message.query)
         self.search_bar.close()
@@ -140,10 +259,12 @@ class SearchKeys(ReaderPanes):
 
     def _clear_search(self) -> None:
         self.search_turn += 1
+        self.search_typing = None
         bar = self.search_bar
         refocus = bar.display
         bar.close()
         self.filters = self.filters._replace(query="")
+        self._refresh_filter_bar()  # "searching" gone, had the filters not changed
         if refocus:
             self._focus_pane(self.pane if self.pane in PANES else "reviews")
 
@@ -158,6 +279,7 @@ class SearchKeys(ReaderPanes):
         if not self.filters.terms:
             self.notify(words().no_search.format(key=self.key_for("search")), timeout=3, markup=False)
             return
+        self.settle_search()
         self._current_review()
         view = self.review_view
         if view.goto_match(step):

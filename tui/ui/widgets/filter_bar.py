@@ -16,8 +16,12 @@ from tui.i18n import words
 
 
 class FilterBar(Static):
-    def show(self, labels: list[str], query: str, count: int, clear_key: str) -> None:
-        """Show the filters, or that there are none. `query` is the user's search text."""
+    def show(
+        self, labels: list[str], query: str, count: int, clear_key: str, state: str | None = None
+    ) -> None:
+        """Show the filters, or that there are none. `query` is the user's search text.
+        `state`: "counting" while a search has listed its first matches only (the
+        count is at least `count`), "searching" while it has not listed any yet."""
         filtering = bool(labels or query.strip())
         self.set_class(filtering, "-filtering")  # its colour says a filter is on
         parts: list[tuple[str, str] | str] = [(f"{words().filter}: ", "bold")]
@@ -31,7 +35,12 @@ class FilterBar(Static):
             if labels:
                 parts.append((" · ", "$text-muted"))
             parts += [("/", "$text-muted"), (query.strip(), "bold reverse")]
-        parts += ["  ", (words().plural(words().shown_count, count), "$text-muted")]
+        if state == "searching":
+            parts += ["  ", (words().search_searching, "italic $text-muted")]
+        elif state == "counting":
+            parts += ["  ", (words().search_counting.format(n=f"{count:,}"), "italic $text-muted")]
+        else:
+            parts += ["  ", (words().plural(words().shown_count, count), "$text-muted")]
         if filtering and clear_key:
             parts += ["   ", (words().filter_clear_hint.format(key=clear_key), "$text-muted italic")]
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

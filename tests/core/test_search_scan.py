@@ -1,0 +1,107 @@
+"""A search run in pieces (`tui.core.search_scan`), as typing at 100,000
+reviews runs it: at every piece what it found is the first part of the plain
+scan's answer, a query typed further mid-scan narrows what is known (the part
+scanned from its matches, the rest from its candidates), and every answer in
+the end is the plain scan's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bench_corpus import generated_library
+from tests.search_scan import plain_search as plain
+from tui.core.model import Library, Review
+from tui.core.search import SearchIndex, terms
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    return generated_library(tmp_path_factory.mktemp("corpus") / "c", 600, seed=5)
+
+
+def keys(reviews: object) -> list[str]:
+    return [review.key for review in reviews]  # type: ignore[attr-defined]
+
+
+def test_what_a_scan_found_so_far_is_the_answers_first_part(corpus: Library) -> None:
+    index = SearchIndex()
+    source = corpus.reviews
+    place_of = {id(review): n for n, review in enumerate(source)}
+    for query in ("s", "sc", "调度", "kv cache", "zzz"):
+        answer = plain(source, query)
+        scan = index.scan(source, terms(query))
+        pieces = 0
+        while not scan.advance(17):
+            pieces += 1
+            if scan.making:
+                continue
+            found = list(scan.found)
+            assert keys(found) == keys(answer[: len(found)]), query
+            # ...and every match before the next candidate: the list's first rows are final.
+            assert len(found) == sum(1 for review in answer if place_of[id(review)] < scan.place)
+        assert pieces > 1 and keys(scan.found) == keys(answer)
+        assert index.work(source, terms(query)) == 0  # remembered, as a search done at once
+        assert keys(index.select(source, terms(query))) == keys(answer)
+
+
+def test_a_query_typed_further_mid_scan_goes_on_from_what_it_knows(corpus: Library) -> None:
+    index = SearchIndex()
+    source = corpus.reviews
+    index.select(source, terms("s"))
+    first = index.scan(source, terms("sc"))
+    while len(first.found) < 20:
+        first.advance(8)
+    assert not first.done
+    left = len(source) - first.place  # at most: what it has not tested
+    further = index.scan(source, terms("sch"))
+    assert further is not first and not first.done
+    # Its matches so far, and its candidates not tested yet: no more.
+    assert further.candidates <= len(first.found) + left
+    fresh = SearchIndex()
+    fresh.select(source, terms("s"))
+    assert further.candidates < fresh.scan(source, terms("sch")).candidates  # not from "s" again
+    further.finish()
+    assert keys(further.found) == keys(plain(source, "sch"))
+    assert keys(index.select(source, terms("sch"))) == keys(plain(source, "sch"))
+
+
+def test_select_finishes_the_scan_running(corpus: Library) -> None:
+    index = SearchIndex()
+    source = corpus.reviews
+    scan = index.scan(source, terms("ca"))
+    scan.advance(50)
+    scan.advance(50)
+    assert not scan.done
+    assert index.scan(source, terms("ca")) is scan  # the same query: the same scan
+    assert keys(index.select(source, terms("ca"))) == keys(plain(source, "ca"))
+    assert scan.done
+
+
+TYPED = ("fused_moe", "kv cache", "调度器", "缓存 fp8", "scheduler", "tool")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_typing_over_running_scans_ends_with_the_plain_answers(corpus: Library, seed: int) -> None:
+    """Each character starts (or narrows) a scan that is left after a random
+    number of pieces; backspaces and a query typed again come in between."""
+    rng = random.Random(seed)
+    index = SearchIndex()
+    source: list[Review] = corpus.reviews
+    for query in rng.sample(TYPED, 4):
+        asked = [query[:n] for n in range(1, len(query) + 1)]
+        asked += [query[:n] for n in range(len(query) - 1, 0, -1)][: rng.randrange(4)]
+        for typed in asked:
+            if not terms(typed):
+                continue
+            scan = index.scan(source, terms(typed))
+            for _ in range(rng.randrange(6)):
+                if scan.advance(rng.choice((1, 5, 40, 300))):
+                    break
+            if not scan.making:
+                answer = plain(source, typed)
+                assert keys(scan.found) == keys(answer[: len(scan.found)]), typed
+        assert keys(index.select(source, terms(typed))) == keys(plain(source, typed)), typed
+    for typed in ("s", "sc", "kv", "kv c", "调", "调度"):  # answers kept or made now, all plain
+        assert keys(index.select(source, terms(typed))) == keys(plain(source, typed)), typed
