@@ -17,6 +17,7 @@ from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
 from tui.load.first_frame import FirstPart, first_library, from_cache, parse_in_background, plan_first_part
+from tui.ui import async_work
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -71,18 +72,10 @@ class Loads:
         """The files the first frame did not show: those the cache has at once,
         the others parsed in the background; then start watching for changes.
 
-        Each worker here is given a coroutine function, not a coroutine: a
-        quit that was already queued (a `q` typed before the first frame)
-        cancels the worker before it starts, and a coroutine made for it would
-        then never be awaited (Python says so on the terminal as the reader
-        ends). The plan stays here until the worker takes it, so that `stop`
-        ends the parse workers of a load that never started."""
-        self.app.run_worker(
-            self._load_rest,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
-            group="load",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        The plan stays here until the worker takes it: a quit already queued
+        cancels the worker before it starts (`tui.ui.async_work`), and `stop`
+        then ends the parse workers of a load that never started."""
+        async_work.start(self.app, self._load_rest, "load", exclusive=True)
 
     async def _load_rest(self) -> None:
         first, self._first = self._first, None
@@ -132,12 +125,7 @@ class Loads:
     # -- hot reload --------------------------------------------------------------
 
     def watch_entries(self) -> None:
-        self.app.run_worker(
-            self._watch_entries,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
-            group="watch",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        async_work.start(self.app, self._watch_entries, "watch", exclusive=True)
 
     async def _watch_entries(self) -> None:
         from tui.load.reload import missed_changes
@@ -155,11 +143,7 @@ class Loads:
         async for changed in watch(roots, self._stop_watch, notice, catch_up=catch_up):
             self._pending |= changed
             if not self._applying:
-                self.app.run_worker(
-                    self._apply_pending,  # type: ignore[arg-type]  # a coroutine function (see load_rest), as Textual types it
-                    group="reload",
-                    exit_on_error=False,
-                )
+                async_work.start(self.app, self._apply_pending, "reload")
 
     async def _apply_pending(self) -> None:
         """Apply changes until none are pending; changes that arrive meanwhile

@@ -13,6 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from tui.i18n import words
+from tui.ui import async_work
 
 if TYPE_CHECKING:
     from tui.store.shared import SharedState
@@ -38,12 +39,7 @@ class MarksSync:
         state = self.reader.state
         if isinstance(state, SharedState) and state.saving:
             self.state = state
-            self.reader.run_worker(
-                self._watch,  # type: ignore[arg-type]  # a coroutine function (see Loads.load_rest), as Textual types it
-                group="marks-sync",
-                exclusive=True,
-                exit_on_error=False,
-            )
+            async_work.start(self.reader, self._watch, "marks-sync", exclusive=True)
 
     def stop(self) -> None:
         self._stop.set()

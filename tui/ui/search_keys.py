@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import operator
 import time
 
@@ -31,6 +32,7 @@ from tui.core.filters import Filters
 from tui.core.model import Review
 from tui.core.search_scan import Scan
 from tui.i18n import words
+from tui.ui import async_work
 from tui.ui.panes import PANES, ReaderPanes
 from tui.ui.widgets.review_list import ROW_HEIGHT
 from tui.ui.widgets.search_bar import SearchBar
@@ -136,15 +138,7 @@ class SearchKeys(ReaderPanes):
         else:
             self._refresh_filter_bar(after, "searching")
 
-        async def scan_on() -> None:  # a function, not a coroutine: none is made if overtaken first
-            await self._scan_off_the_key(typing)
-
-        self.run_worker(
-            scan_on,  # type: ignore[arg-type]  # Textual types a coroutine function as Coroutine[None, None, T]
-            group="search",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        async_work.start(self, functools.partial(self._scan_off_the_key, typing), "search", exclusive=True)
 
     def _live(self, typing: Typing) -> bool:
         return (
@@ -218,12 +212,7 @@ class SearchKeys(ReaderPanes):
         if self.search_prepared:
             return
         self.search_prepared = True
-        self.run_worker(
-            self._prepare_search,  # type: ignore[arg-type]  # as in on_search_bar_changed
-            group="search-texts",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        async_work.start(self, self._prepare_search, "search-texts", exclusive=True)
 
     async def _prepare_search(self) -> None:
         library = self.library.reviews
