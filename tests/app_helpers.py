@@ -9,8 +9,11 @@ from textual.app import App
 from textual.content import Content
 
 from tests.waiting import wait_until
+from tui.core.filters import select
+from tui.core.search import SearchIndex
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,3 +79,25 @@ async def all_saved(app: PrDigestApp, pilot: object) -> None:
     await wait_until(pilot, lambda: app.reader.saver.idle, "the saves to finish")
     app.reader.saved()  # take in what the last save learned now, not when the loop gets to it
     await pilot.pause()  # type: ignore[attr-defined]
+
+
+def listed(app: PrDigestApp) -> list[str]:
+    """The keys of the reviews the list shows, in order."""
+    return [review.key for review in app.query_one(ReviewList).reviews]
+
+
+def by_plain_select(app: PrDigestApp) -> list[str]:
+    """The list as the plain path makes it: every filter of the screen applied
+    to the tag's reviews, with a fresh search index (nothing remembered)."""
+    reader = app.reader
+    return [
+        review.key
+        for review in select(
+            reader._source(),
+            reader.filters,
+            is_read=reader.state.is_read,
+            checked=reader.checked,
+            index=SearchIndex(),
+            keep=reader.current_key,
+        )
+    ]

@@ -11,12 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import screen_text, settled
+from tests.app_helpers import by_plain_select, listed, screen_text, settled
 from tests.load.test_reload import review_yaml, watching
 from tests.perf_guards.test_frames import Frames, press
 from tests.waiting import wait_until
-from tui.core.filters import select
-from tui.core.search import SearchIndex
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
@@ -46,26 +44,6 @@ def forty_reviews(tmp_path: Path) -> Path:
     for n in range(40):
         (entries / f"r{n:02}.yaml").write_text(review_yaml(f"r{n}"), encoding="utf-8")
     return entries
-
-
-def listed(app: PrDigestApp) -> list[str]:
-    return [review.key for review in app.query_one(ReviewList).reviews]
-
-
-def by_plain_select(app: PrDigestApp) -> list[str]:
-    reader = app.reader
-    source, filters = reader._source(), reader.filters
-    return [
-        review.key
-        for review in select(
-            source,
-            filters,
-            is_read=reader.state.is_read,
-            checked=reader.checked,
-            index=SearchIndex(),
-            keep=reader.current_key,
-        )
-    ]
 
 
 async def test_a_filters_answer_is_reused_and_marks_still_apply(tmp_path: Path) -> None:

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import screen_text, settled
+from tests.app_helpers import by_plain_select, listed, screen_text, settled
 from tests.search_scan import plain_search
 from tests.waiting import workers_done
 from tui.core.model import ALL_TAG
 from tui.store.locations import bundled_entries
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
-from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.search_bar import SearchBar
 from tui.ui.widgets.tag_list import TagList
@@ -28,10 +27,6 @@ def app_with(tmp_path: Path, config: str = "") -> PrDigestApp:
     if config:
         path.write_text(config, encoding="utf-8")
     return PrDigestApp([bundled_entries()], tmp_path / "state.json", config_path=path, watch=False)
-
-
-def listed(app: PrDigestApp) -> list[str]:
-    return [review.key for review in app.query_one(ReviewList).reviews]
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
@@ -163,25 +158,6 @@ VIEWS = """views:
   todo: {unchecked: true}
   h2d: {search: h2d}
 """
-
-
-def by_plain_select(app: PrDigestApp) -> list[str]:
-    """The list as the plain path makes it: every filter applied to the tag's reviews."""
-    from tui.core.filters import select
-    from tui.core.search import SearchIndex
-
-    reader = app.reader
-    return [
-        r.key
-        for r in select(
-            reader._source(),
-            reader.filters,
-            is_read=reader.state.is_read,
-            checked=reader.checked,
-            index=SearchIndex(),
-            keep=reader.current_key,
-        )
-    ]
 
 
 async def test_a_view_lists_its_members_as_the_plain_filters_do(tmp_path: Path) -> None:

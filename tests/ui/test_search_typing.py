@@ -11,12 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import screen_text, settled
+from tests.app_helpers import by_plain_select, listed, screen_text, settled
 from tests.bench_corpus import generate
 from tests.search_scan import plain_search
 from tests.waiting import workers_done
-from tui.core.filters import select
-from tui.core.search import SearchIndex
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.filter_bar import FilterBar
@@ -44,10 +42,6 @@ def long_scans(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def app_at(tmp_path: Path, corpus: Path) -> PrDigestApp:
     return PrDigestApp([corpus], tmp_path / "state.json", config_path=tmp_path / "config.yaml", watch=False)
-
-
-def listed(app: PrDigestApp) -> list[str]:
-    return [review.key for review in app.query_one(ReviewList).reviews]
 
 
 def plain(app: PrDigestApp, query: str) -> list[str]:
@@ -175,17 +169,7 @@ async def test_escape_enter_a_filter_key_and_the_list_mid_scan(
         await pilot.press("slash")
         reader.on_search_bar_changed(SearchBar.Changed("kv"))
         reader.action_cycle_verdict()  # a filter key (from the palette): on the whole answer
-        wanted = [
-            r.key
-            for r in select(
-                reader._source(),
-                reader.filters,
-                is_read=reader.state.is_read,
-                checked=reader.checked,
-                index=SearchIndex(),
-                keep=reader.current_key,
-            )
-        ]
+        wanted = by_plain_select(app)
         assert reader.filters.query == "kv" and reader.filters.verdict == "deep"
         assert listed(app) == wanted
         await workers_done(pilot, reader, "search")
