@@ -368,11 +368,7 @@ class _Reader(NodeReader):
             chars += len(text) + len(item_id or "")
             for ref in refs:
                 chars += len(ref)
-            if item_id is None and text not in repeats:
-                repeats[text] = 1  # as `_repeat_id` counts a first
-            elif not item_id:
-                item_id = _repeat_id(repeats, text)
-            items.append(build_item(section, text, refs, item_id))
+            items.append(build_item(section, text, refs, item_id or _repeat_id(repeats, text)))
         self.item_chars += chars
         return tuple(items)
 
