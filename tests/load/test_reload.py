@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
 from tests.app_helpers import make_app, screen_text, toasts
-from tests.waiting import wait_until, watched
+from tests.waiting import WATCHER_S, wait_until, watched
+from tui.load import reload
+from tui.load.reload import RELOAD_CHUNK
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.presenting import describe_changes
@@ -246,41 +248,87 @@ async def test_updated_since_read_survives_a_restart(tmp_path: Path, folder: Pat
         assert describe_changes(view.changes, view.review) == [("Focus on", "1 added")]
 
 
-async def test_burst_of_500_files_coalesces_and_stays_responsive(tmp_path: Path, folder: Path) -> None:
+class GatedParse:
+    """`tui.load.reload`'s parse, run for real and counted; once armed, held at
+    its second trip to a thread until the test opens the gate. While it is held
+    a burst is being read, and what the reader does then it does mid-burst."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.trips: list[int] = []  # files a trip, since armed
+        self.ended = 0  # trips returned, since armed
+        self.on_loop_thread = 0  # trips run on the event loop's thread: there should be none
+        self.held = threading.Event()  # the second trip is waiting at the gate
+        self.gate = threading.Event()
+        self.timed_out = False
+        self._armed = False
+        self._loop_thread = threading.get_ident()
+        self._parse = reload.parse_files
+        monkeypatch.setattr(reload, "parse_files", self)
+
+    def arm(self) -> None:
+        self.trips, self.ended, self._armed = [], 0, True
+
+    def __call__(self, names: list[str]) -> object:
+        self.trips.append(len(names))
+        if threading.get_ident() == self._loop_thread:
+            self.on_loop_thread += 1  # held here, it would hang the test
+        elif self._armed and len(self.trips) == 2:
+            self.held.set()
+            self.timed_out = not self.gate.wait(WATCHER_S)  # a bound for a hang
+        try:
+            return self._parse(names)
+        finally:
+            self.ended += 1
+
+
+async def test_burst_of_500_files_coalesces_and_keys_work_while_it_is_read(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parse = GatedParse(monkeypatch)
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
+        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
         before = app.loads.reloads
+        parse.arm()
         burst = folder / "burst"
         burst.mkdir()
         for n in range(500):
             (burst / f"r{n:03}.yaml").write_text(review_yaml(f"burst {n}"), encoding="utf-8")
-        started = time.monotonic()
-        worst = 0.0
-        while len(app.reader.library.reviews) < 502:
-            assert time.monotonic() - started < 30, "burst never fully applied"
-            tick = time.monotonic()
-            await pilot.press("j")  # keys keep working while the burst is applied
-            worst = max(worst, time.monotonic() - tick)
-        await pilot.pause(0.5)
+        await wait_until(pilot, parse.held.is_set, "the burst's second trip to a thread", WATCHER_S)
+        shown = app.query_one(ReviewList)
+        start = shown.highlighted
+        assert start is not None and app.loads._applying
+        await pilot.press("j")  # keys work while the burst is read
+        assert shown.highlighted == start + 1 and app.loads._applying
+        parse.gate.set()
+        await wait_until(pilot, lambda: len(app.reader.library.reviews) == 502, "the whole burst", WATCHER_S)
+        await wait_until(pilot, lambda: not app.loads._applying, "the last reload")
         assert app.loads.reloads - before <= 3, app.loads.reloads - before
-        assert worst < 2.0
         assert app.query_one(TagList).counts[0].total == 502
+    assert not parse.timed_out and parse.on_loop_thread == 0
+    # a chunk a trip, off the event loop (what a key waits for at most); each file once or twice
+    assert max(parse.trips) <= RELOAD_CHUNK and 500 <= sum(parse.trips) <= 1000, parse.trips
 
 
-async def test_quit_while_a_burst_is_applied(tmp_path: Path, folder: Path) -> None:
+async def test_quit_while_a_burst_is_read(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parse = GatedParse(monkeypatch)
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         await watching(pilot, app, folder)
+        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
+        parse.arm()
         for n in range(500):
             (folder / f"q{n:03}.yaml").write_text(review_yaml(f"q {n}"), encoding="utf-8")
-        await wait_until(
-            pilot, lambda: app.loads._applying or len(app.reader.library.reviews) > 2, "burst to start"
-        )
-        started = time.monotonic()
-        await pilot.press("q")
-    assert time.monotonic() - started < 3.0
-    assert app.return_code == 0
+        await wait_until(pilot, parse.held.is_set, "the burst's second trip to a thread", WATCHER_S)
+        await pilot.press("q")  # with a trip of the burst held: the reader does not wait for it
+    assert app.return_code == 0 and not app.is_running
+    parse.gate.set()
+    await wait_until(None, lambda: parse.ended == len(parse.trips), "the held trip's end")
+    await asyncio.sleep(0.3)  # room for a trip that must not come
+    assert not parse.timed_out and len(parse.trips) == 2, parse.trips  # none after the quit
 
 
 async def test_watched_folder_removed_and_recreated(tmp_path: Path, folder: Path) -> None:
@@ -347,15 +395,16 @@ async def test_an_edited_item_with_an_id_loses_its_check(tmp_path: Path, folder:
 
 async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder: Path, monkeypatch) -> None:
     """A save writes the whole cache (~22 MB at 10,000 reviews): files edited one
-    after another are saved once, when they have stopped changing for a while."""
+    after another are saved once, when they have stopped changing for a while
+    (`Loads.cache_save_quiet_s`), with the last edit in it."""
     from tui.load.cache import ParseCache
     from tui.load.cache_format import stamp
 
-    saves: list[float] = []
+    saves: list[int] = []  # the reloads applied when each save ran
     save = ParseCache.save
 
     def counting(self: ParseCache) -> None:
-        saves.append(time.monotonic())
+        saves.append(app.loads.reloads)
         save(self)
 
     monkeypatch.setattr(ParseCache, "save", counting)
@@ -367,15 +416,21 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
         await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
         saves.clear()
         for n in range(4):
-            last_edit = time.monotonic()  # the quiet time runs from after this write is seen
             (folder / "one.yaml").write_text(review_yaml(f"one, edit {n}"), encoding="utf-8")
             await wait_until(pilot, lambda n=n: titles(app)[0] == f"one, edit {n}", f"edit {n}")
-            assert saves == []  # still editing
+            assert saves == []  # still editing: the reload did not save
             await pilot.pause(0.2)
+        edited, saved_stamp = app.loads.reloads, stamp(folder / "one.yaml")
         await wait_until(pilot, lambda: saves, "the save")
-        assert saves[0] - last_edit > 0.9  # 1.0 s of quiet, less a timer's slack
         await pilot.pause(1.5)
-        assert len(saves) == 1
+        assert saves == [edited]  # once, after the last edit
+        # The wait is the quiet time set: with an hour of it, an edit is not saved
+        # in the 1.5 s that saw the last one saved.
+        app.loads.cache_save_quiet_s = 3600.0
+        (folder / "one.yaml").write_text(review_yaml("one, not saved"), encoding="utf-8")
+        await wait_until(pilot, lambda: titles(app)[0] == "one, not saved", "the unsaved edit")
+        await pilot.pause(1.5)
+        assert saves == [edited]
     warm = ParseCache(cache_file, version_key=app.loads.cache.version_key)
-    assert warm.load()  # what was saved is the last edit
-    assert warm.get(folder / "one.yaml", stamp(folder / "one.yaml")).reviews[0].title == "one, edit 3"
+    assert warm.load()  # what was saved is the last edit before the quiet
+    assert warm.get(folder / "one.yaml", saved_stamp).reviews[0].title == "one, edit 3"
