@@ -33,7 +33,7 @@ from tui.store.state import ReadState
 from tui.ui import presenting
 from tui.ui.screens.base import MainScreen
 from tui.ui.sidebar import SidebarCounts
-from tui.ui.widgets.filter_bar import FilterBar
+from tui.ui.widgets.filter_bar import FilterBar, SearchState
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.search_bar import SearchBar
@@ -265,7 +265,7 @@ class ReaderPanes(MainScreen):
         narrowing = labels(self.filters._replace(tag=ALL_TAG))
         self.query_one("#reviews").border_subtitle = Content(" · ".join(narrowing))  # tag names: never markup
 
-    def _refresh_filter_bar(self, filters: Filters | None = None, state: str | None = None) -> None:
+    def _refresh_filter_bar(self, filters: Filters | None = None, state: SearchState | None = None) -> None:
         """`filters`: a search's, before they are the screen's; `state`: see `FilterBar.show`."""
         filters = self.filters if filters is None else filters
         self.query_one(FilterBar).show(

@@ -9,15 +9,20 @@ for the reader."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from textual.content import Content
 from textual.widgets import Static
 
 from tui.i18n import words
 
+SearchState = Literal["counting", "searching"]
+"""What a search running shows instead of the count: see `FilterBar.show`."""
+
 
 class FilterBar(Static):
     def show(
-        self, labels: list[str], query: str, count: int, clear_key: str, state: str | None = None
+        self, labels: list[str], query: str, count: int, clear_key: str, state: SearchState | None = None
     ) -> None:
         """Show the filters, or that there are none. `query` is the user's search text.
         `state`: "counting" while a search has listed its first matches only (the
