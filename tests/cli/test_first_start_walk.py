@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.entry_files import reviews_in
 from tests.pty_session import Session, reader_env
 from tui import __version__
 from tui.load.cache import ParseCache
@@ -22,15 +23,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="no posix
 FOLDERS = {"2024-01": 700, "2024-02": 500, "2025/03": 300}
 
 
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
-
-
 def tree(root: Path) -> int:
     for name, count in FOLDERS.items():
-        (root / name).mkdir(parents=True)
-        for n in range(count):
-            (root / name / f"pr-{n:05}.yaml").write_text(review_yaml(f"{name} {n}"), encoding="utf-8")
+        reviews_in(root / name, range(count), "pr-{n:05}", f"{name} {{n}}")
     (root / "2025" / "03" / "zz-broken.yaml").write_text("title: [unclosed\n", encoding="utf-8")
     return sum(FOLDERS.values())
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.entry_files import review_yaml, reviews_in
 from tui.load.parse import load_paths
 from tui.store.state import ReadState
 
@@ -32,10 +33,6 @@ START_S = 30.0
 EXIT_S = 10.0
 ALT_SCREEN_OFF = b"\x1b[?1049l"
 MOUSE_OFF = (b"\x1b[?1000l", b"\x1b[?1003l", b"\x1b[?1006l")
-
-
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
 
 
 class Reader:
@@ -132,11 +129,7 @@ class Reader:
 
 @pytest.fixture
 def digest(tmp_path: Path) -> tuple[Path, Path]:
-    folder = tmp_path / "entries"
-    folder.mkdir()
-    for n in range(3):
-        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
-    return folder, tmp_path / "state" / "state.json"
+    return reviews_in(tmp_path / "entries", range(3), "r{n}"), tmp_path / "state" / "state.json"
 
 
 def first_key(folder: Path) -> str:
@@ -248,8 +241,7 @@ def test_sighup_while_frames_are_being_drawn_exits_0(digest) -> None:
     thread meets the dead terminal before the signal arrives: nothing waits on
     it. The moment is a race, hence a few tries."""
     folder, state = digest
-    for n in range(3, 30):
-        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    reviews_in(folder, range(3, 30), "r{n}")
     for _ in range(6):
         reader = Reader(folder, state)
         try:

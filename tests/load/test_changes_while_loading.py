@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from tests.app_helpers import make_app
+from tests.entry_files import review_yaml, reviews_in
 from tui.core.model import Library
 from tui.load.cache import ParseCache
 from tui.load.first_frame import parse_in_background
@@ -19,18 +20,6 @@ from tui.load.parse import load_paths
 FILES = 2000
 SETTLE_S = 60.0
 """A bound, not a timing: 2,000 files parsed on a busy 2-core machine, then the catch-up."""
-
-
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
-
-
-def corpus(tmp_path: Path, files: int) -> Path:
-    folder = tmp_path / "entries"
-    folder.mkdir()
-    for n in range(files):
-        (folder / f"r{n:04}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
-    return folder
 
 
 def mutate(folder: Path) -> None:
@@ -73,7 +62,7 @@ async def settles_on_disk(pilot, app, folder: Path) -> None:
 
 
 async def test_files_changed_right_after_the_first_paint_are_seen(tmp_path: Path) -> None:
-    folder = corpus(tmp_path, FILES)
+    folder = reviews_in(tmp_path / "entries", range(FILES))
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         mutate(folder)
@@ -82,7 +71,7 @@ async def test_files_changed_right_after_the_first_paint_are_seen(tmp_path: Path
 
 
 async def test_files_changed_during_the_background_load_are_seen(tmp_path: Path) -> None:
-    folder = corpus(tmp_path, FILES)
+    folder = reviews_in(tmp_path / "entries", range(FILES))
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
         deadline = time.monotonic() + SETTLE_S
@@ -95,7 +84,7 @@ async def test_files_changed_during_the_background_load_are_seen(tmp_path: Path)
 
 
 async def test_a_file_deleted_before_its_background_parse_is_gone_not_a_problem(tmp_path: Path) -> None:
-    folder = corpus(tmp_path, 60)
+    folder = reviews_in(tmp_path / "entries", range(60))
     misses = sorted(folder.iterdir())
     for path in misses[::3]:
         path.unlink()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.entry_files import reviews_in
 from tests.pty_session import Session, reader_env
 from tui.load.cache import ParseCache
 from tui.load.first_frame import finish_first_part, first_part, plan_first_part
@@ -23,15 +24,8 @@ from tui.load.first_frame import finish_first_part, first_part, plan_first_part
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 
 
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
-
-
 def corpus(tmp_path: Path, files: int, broken: bool = False) -> Path:
-    folder = tmp_path / "entries"
-    folder.mkdir()
-    for n in range(files):
-        (folder / f"r{n}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    folder = reviews_in(tmp_path / "entries", range(files), "r{n}")
     if broken:
         (folder / "zz-broken.yaml").write_text("title: [unclosed\n", encoding="utf-8")
     return folder

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.entry_files import review_yaml, reviews_in
 from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.first_frame import PROCESS_THRESHOLD, from_cache, parse_in_background, plan_first_part
@@ -31,15 +32,8 @@ pytestmark = pytest.mark.skipif(
 FILES = 150
 
 
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
-
-
 def corpus(tmp_path: Path, files: int = FILES, name: str = "entries") -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    for n in range(files):
-        (folder / f"r{n:04}.yaml").write_text(review_yaml(f"review {n}"), encoding="utf-8")
+    folder = reviews_in(tmp_path / name, range(files))
     (folder / "zz-broken.yaml").write_text("title: [unclosed\n", encoding="utf-8")
     return folder
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import write_review
+from tests.entry_files import review_yaml, reviews_in
 from tui.core.model import Library
 from tui.load.cache import ParseCache
 from tui.load.first_frame import (
@@ -32,15 +33,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def review_yaml(title: str) -> str:
-    return f"title: {title}\nrepo: o/r\ntags: [a]\nverdict: deep\nsummary: s\nfocus:\n  - item {title}\n"
-
-
 def folders(root: Path, sizes: dict[str, int]) -> Path:
     for name, count in sizes.items():
-        (root / name).mkdir(parents=True)
-        for n in range(count):
-            (root / name / f"r{n:05}.yaml").write_text(review_yaml(f"{name} {n}"), encoding="utf-8")
+        reviews_in(root / name, range(count), "r{n:05}", f"{name} {{n}}")
     return root
 
 
