@@ -280,6 +280,20 @@ class GatedParse:
         finally:
             self.ended += 1
 
+    async def burst(self, pilot, app: PrDigestApp, folder: Path, into: Path, name: str) -> int:
+        """With `folder` watched and no reload running, write 500 reviews into
+        `into` (`NAME000.yaml`, ... titled `NAME 0`, ...), and let the app run
+        until the second trip of their parse is held. The reloads before them."""
+        await watching(pilot, app, folder)
+        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
+        self.arm()
+        before = app.loads.reloads
+        into.mkdir(exist_ok=True)
+        for n in range(500):
+            (into / f"{name}{n:03}.yaml").write_text(review_yaml(f"{name} {n}"), encoding="utf-8")
+        await wait_until(pilot, self.held.is_set, "the burst's second trip to a thread", WATCHER_S)
+        return before
+
 
 async def test_burst_of_500_files_coalesces_and_keys_work_while_it_is_read(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
@@ -287,15 +301,7 @@ async def test_burst_of_500_files_coalesces_and_keys_work_while_it_is_read(
     parse = GatedParse(monkeypatch)
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
-        await watching(pilot, app, folder)
-        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
-        before = app.loads.reloads
-        parse.arm()
-        burst = folder / "burst"
-        burst.mkdir()
-        for n in range(500):
-            (burst / f"r{n:03}.yaml").write_text(review_yaml(f"burst {n}"), encoding="utf-8")
-        await wait_until(pilot, parse.held.is_set, "the burst's second trip to a thread", WATCHER_S)
+        before = await parse.burst(pilot, app, folder, folder / "burst", "burst")
         shown = app.query_one(ReviewList)
         start = shown.highlighted
         assert start is not None and app.loads._applying
@@ -317,12 +323,7 @@ async def test_quit_while_a_burst_is_read(
     parse = GatedParse(monkeypatch)
     app = make_app(tmp_path, paths=[folder])
     async with app.run_test(size=(120, 40)) as pilot:
-        await watching(pilot, app, folder)
-        await wait_until(pilot, lambda: not app.loads._applying, "the probe's reload")
-        parse.arm()
-        for n in range(500):
-            (folder / f"q{n:03}.yaml").write_text(review_yaml(f"q {n}"), encoding="utf-8")
-        await wait_until(pilot, parse.held.is_set, "the burst's second trip to a thread", WATCHER_S)
+        await parse.burst(pilot, app, folder, folder, "q")
         await pilot.press("q")  # with a trip of the burst held: the reader does not wait for it
     assert app.return_code == 0 and not app.is_running
     parse.gate.set()
