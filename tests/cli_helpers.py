@@ -8,17 +8,22 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_tui(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
-    """`python -m tui ARGS...`; `env` is added to os.environ."""
+def run_tui(
+    *args: str, cwd: Path = ROOT, stdout: int | IO[str] | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python -m tui ARGS...`; `env` is added to os.environ. Its output is
+    caught, or written to `stdout` (a file or a descriptor) if given."""
     return subprocess.run(
         [sys.executable, "-m", "tui", *args],
         cwd=cwd,
         env={**os.environ, **env},
-        capture_output=True,
+        stdout=subprocess.PIPE if stdout is None else stdout,
+        stderr=subprocess.PIPE,
         text=True,
         timeout=60,
     )

@@ -147,26 +147,10 @@ def test_it_ends_with_its_exit_status_and_its_output_written(tmp_path: Path) -> 
     assert run(str(folder), "--format", "{nope}").returncode == 2
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader at the other end is gone
-    gone = subprocess.run(
-        [sys.executable, "-m", "tui", "status", str(folder)],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        stdout=write_end,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=60,
-    )
+    gone = run_tui("status", str(folder), stdout=write_end)
     os.close(write_end)
     assert (gone.returncode, gone.stderr) == (3, "")
     if os.path.exists("/dev/full"):
         with open("/dev/full", "w") as full:
-            no_room = subprocess.run(
-                [sys.executable, "-m", "tui", "status", str(folder)],
-                cwd=ROOT,
-                env=os.environ.copy(),
-                stdout=full,
-                stderr=subprocess.PIPE,
-                text=True,
-                timeout=60,
-            )
+            no_room = run_tui("status", str(folder), stdout=full)
         assert no_room.returncode == 3 and "No space left" in no_room.stderr

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import make_app, toasts, write_review
+from tests.cli_helpers import run_tui
 from tests.deadline import deadline
 from tests.waiting import wait_until
 from tui.core.clock import HybridClock, Stamp
@@ -454,12 +455,7 @@ def test_export_with_a_device_as_state_renames_nothing(tmp_path: Path) -> None:
     device = folder / "null"
     _device(device)
     before = _identity(device)
-    out = subprocess.run(
-        [sys.executable, "-m", "tui", "export", "--state", str(device), str(one_review_folder(tmp_path))],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_tui("export", "--state", str(device), str(one_review_folder(tmp_path)))
     assert out.returncode == 0, out.stderr
     assert "Alpha" in out.stdout
     assert "not a regular file" in out.stderr
@@ -469,12 +465,7 @@ def test_export_with_a_device_as_state_renames_nothing(tmp_path: Path) -> None:
 def test_export_never_moves_a_broken_state_file_aside(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     path.write_bytes(b'{"format": "prdig')
-    out = subprocess.run(
-        [sys.executable, "-m", "tui", "export", "--state", str(path), str(one_review_folder(tmp_path))],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_tui("export", "--state", str(path), str(one_review_folder(tmp_path)))
     assert out.returncode == 0, out.stderr
     assert "unreadable" in out.stderr and "left as it is" in out.stderr
     assert [p.name for p in tmp_path.glob("state.json*")] == ["state.json"]

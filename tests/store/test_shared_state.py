@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import run_tui
 from tests.privileges import unprivileged
 from tui.core.clock import HybridClock, Stamp
 from tui.store import journal, locations
@@ -361,12 +360,7 @@ def test_export_reads_a_shared_folder_named_in_the_config(
     config = isolated_dirs["XDG_CONFIG_HOME"] / "prdigest-tui" / "config.yaml"
     config.parent.mkdir(parents=True)
     config.write_text(f"state: {folder}/\n")
-    out = subprocess.run(
-        [sys.executable, "-m", "tui", "export", "--format", "json", "--unread", str(entries)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_tui("export", "--format", "json", "--unread", str(entries))
     assert out.returncode == 0, out.stderr
     assert [e["title"] for e in json.loads(out.stdout)] == ["T1"]
     assert sorted(os.listdir(folder)) == ["desktop.marks"]  # export writes nothing
