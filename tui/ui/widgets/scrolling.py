@@ -12,6 +12,8 @@ from typing import Any, ClassVar, Self
 
 from rich.console import RenderableType
 from rich.style import Style
+from textual.binding import Binding, BindingType
+from textual.containers import ScrollableContainer
 from textual.geometry import Region
 
 from tui.ui.patches import KeptBar, StyledPane, set_virtual_size
@@ -79,15 +81,29 @@ _REVERSED = Style(reverse=True)
 _REVERSED_BOLD = Style(reverse=True, bold=True)
 
 
-class Pane(StyledPane):
+SIDEWAYS = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
+"""Textual's scroll keys that our panes leave out: their lines are wrapped or
+cut to the pane's width, so there is nothing to scroll sideways, and the keys
+panel (`?`) would list ←, →, ctrl+pageup and ctrl+pagedown as keys that do
+nothing."""
+
+
+class Pane(StyledPane, inherit_bindings=False):
     """Our line-API panes: `StyledPane` with scrollbars that skip redraws which
     would draw them as they are, and component styles kept as rich styles.
+    Its keys are Textual's scroll keys but the sideways ones (`SIDEWAYS`).
 
     `rich_style` and `get_component_rich_style` walk every ancestor each call,
     and a pane asks for the same few styles on every line it draws: `style_of`
     keeps them until `notify_style_update` finds one changed. Focus coming and
     going restyles a pane (its border) without changing any of them, so then
     nothing drawn from them is dropped; a theme switch changes them all."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding
+        for binding in ScrollableContainer.BINDINGS
+        if isinstance(binding, Binding) and binding.action not in SIDEWAYS
+    ]
 
     BAR = PaneScrollBar
 
