@@ -101,3 +101,19 @@ async def test_the_bar_redraws_only_when_its_hints_change(tmp_path: Path) -> Non
             assert redraws >= 1
         finally:
             Widget.refresh = refresh  # type: ignore[method-assign]
+
+
+async def test_the_problems_view_shows_its_own_keys(tmp_path: Path) -> None:
+    """Not the reader's under it: there q closes the view and r, u, ? do nothing."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "broken.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    app = make_app(tmp_path, paths=[folder])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.screen is not app.reader
+        assert bottom_line(app).split() == ["esc", "Close"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.reader and "q Quit" in bottom_line(app)

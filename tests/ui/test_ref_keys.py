@@ -369,6 +369,7 @@ async def test_an_ambiguous_ref_opens_a_picker(tmp_path: Path, clone: Path, entr
         assert isinstance(picker, RefPicker)
         assert picker.places == ["pkg/core/scheduler.py", "pkg/sched/scheduler.py"]
         assert "`scheduler.py` names 2 places" in screen_text(app)
+        assert screen_text(app).splitlines()[-1].split() == ["esc", "Close"]  # its keys, not the reader's
         await pilot.press("j", "enter")
         pane = await code_shown(app, pilot)
         assert pane.file is not None and pane.file.path == "pkg/sched/scheduler.py"

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from tui.core.model import Problem
 from tui.i18n import words
 from tui.ui.screens.base import TranslatedModal, css_file
+from tui.ui.widgets.key_bar import KeyBar
 
 
 class ProblemsScreen(TranslatedModal):
@@ -45,6 +46,7 @@ class ProblemsScreen(TranslatedModal):
                 for n, problem in enumerate(self.problems)
             ] or [Option(Content(words().no_problems), disabled=True)]
             yield OptionList(*options, id="problems-list", markup=False)
+        yield KeyBar()  # this view's keys, not the reader's under it
 
     async def action_list_move(self, action: str) -> None:
         await self.query_one(OptionList).run_action(action)

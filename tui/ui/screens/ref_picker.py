@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from tui.i18n import words
 from tui.ui.screens.base import TranslatedBindings
+from tui.ui.widgets.key_bar import KeyBar
 
 
 class RefPicker(TranslatedBindings, ModalScreen[int | None]):
@@ -48,6 +49,7 @@ class RefPicker(TranslatedBindings, ModalScreen[int | None]):
             yield Label(Content(title), id="picker-title")
             options = [Option(Content(place), id=str(n)) for n, place in enumerate(self.places)]
             yield OptionList(*options, id="picker-list", markup=False)
+        yield KeyBar()  # this list's keys, not the reader's under it
 
     def on_mount(self) -> None:
         listing = self.query_one(OptionList)
