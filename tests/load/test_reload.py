@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.app_helpers import make_app, screen_text, toasts
-from tests.waiting import WATCHER_S, wait_until, watched
+from tests.waiting import WATCHER_S, busy, wait_until, watched
 from tui.load import reload
 from tui.load.reload import RELOAD_CHUNK
 from tui.store.locations import bundled_entries
@@ -425,6 +425,10 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
         await wait_until(pilot, lambda: saves, "the save")
         await pilot.pause(1.5)
         assert saves == [edited]  # once, after the last edit
+        await wait_until(pilot, lambda: not busy(app, "cache"), "the save's end")
+        warm = ParseCache(cache_file, version_key=app.loads.cache.version_key)
+        assert warm.load()  # what was saved is the last edit
+        assert warm.get(folder / "one.yaml", saved_stamp).reviews[0].title == "one, edit 3"
         # The wait is the quiet time set: with an hour of it, an edit is not saved
         # in the 1.5 s that saw the last one saved.
         app.loads.cache_save_quiet_s = 3600.0
@@ -432,6 +436,3 @@ async def test_the_parse_cache_is_written_once_edits_stop(tmp_path: Path, folder
         await wait_until(pilot, lambda: titles(app)[0] == "one, not saved", "the unsaved edit")
         await pilot.pause(1.5)
         assert saves == [edited]
-    warm = ParseCache(cache_file, version_key=app.loads.cache.version_key)
-    assert warm.load()  # what was saved is the last edit before the quiet
-    assert warm.get(folder / "one.yaml", saved_stamp).reviews[0].title == "one, edit 3"
