@@ -50,7 +50,9 @@ import subprocess
 import sys
 import time
 from array import array
-from itertools import compress, repeat
+from collections import Counter
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -802,7 +804,9 @@ def side_lean(corpus: Path, cache_path: Path, state_path: Path, lean_path: Path)
     steps.mark("stat")
     columns = LeanColumns(mapped, header, base, names, cache_fd)
     steps.mark("columns")
-    counts = columns.lean_counts(state.read_keys())
+    read_keys = state.read_keys()
+    steps.mark("the state's read keys")
+    counts = columns.lean_counts(read_keys)
     steps.mark("counts")
     page = []
     for i in range(min(PAGE, columns.n)):
@@ -861,6 +865,171 @@ def _lean_review(columns: LeanColumns, i: int):
         ),
     )
     return review
+
+
+# -- pieces that might pay without the rewrite ---------------------------------
+
+
+class TupleReview(tuple):
+    """A review as a tuple subclass, so that `map` makes 100,000 of them in C
+    (the fields as properties, as `_Body` has them): the cheapest object per
+    review Python has. Measured only; the reader's `Review` has slots."""
+
+    __slots__ = ()
+    title = property(itemgetter(0))
+    repo = property(itemgetter(1))
+    verdict = property(itemgetter(2))
+    tags = property(itemgetter(3))
+    location = property(itemgetter(4))
+    pr = property(itemgetter(5))
+    checks = property(itemgetter(6))
+    key = property(itemgetter(7))
+    blob = property(itemgetter(8))
+
+
+def every_review_by_maps(doc: dict) -> tuple[list, dict[str, float]]:
+    """Every review from columns laid out for passes in C (titles and keys
+    joined by a separator, each distinct tag set once and a column of which
+    one), made with `map` and `zip` only; what each part costs, ms. The
+    layout is made before the clock starts."""
+    from tui.core.model import Location
+    from tui.load.cache_format import _Body
+
+    n = doc["n"]
+    t_at = memoryview(doc["title_offsets"]).cast("I")
+    k_at = memoryview(doc["key_offsets"]).cast("I")
+    titles_text = "\x1f".join(doc["titles"][t_at[i] : t_at[i + 1]] for i in range(n))
+    keys_text = "\n".join(doc["keys"][k_at[i] : k_at[i + 1]] for i in range(n))
+    flat = memoryview(doc["tag_flat"]).cast("H")
+    at = memoryview(doc["tag_offsets"]).cast("I")
+    kinds: dict[bytes, int] = {}
+    kind_of = array(
+        "H" if n < 65536 else "I",
+        [kinds.setdefault(bytes(flat[at[i] : at[i + 1]]), len(kinds)) for i in range(n)],
+    )
+    kind_table = [tuple(doc["tags"][t] for t in memoryview(kind).cast("H")) for kind in kinds]
+    took: dict[str, float] = {}
+    began = clock = _cpu()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = _cpu()
+        took[name] = (now - clock) * 1000
+        clock = now
+
+    paths = list(map(Path, doc["names"].split("\n")))
+    titles = titles_text.split("\x1f")
+    lap("titles (split)")
+    keys = keys_text.split("\n")
+    repos = list(map(doc["repos"].__getitem__, doc["repo_of"]))
+    verdicts = list(map(doc["verdicts"].__getitem__, doc["verdict_of"]))
+    tags = list(map(kind_table.__getitem__, kind_of))
+    lap("keys, repos, verdicts, tag sets")
+    file_of = memoryview(doc["file_of"]).cast("H")
+    lines = memoryview(doc["line"]).cast("I")
+    columns = memoryview(doc["column"]).cast("H")
+    locations = list(
+        map(
+            tuple.__new__, repeat(Location), zip(map(paths.__getitem__, file_of), lines, columns, strict=True)
+        )
+    )
+    block = memoryview(doc["block"]).cast("Q")
+    body = memoryview(doc["body"]).cast("I")
+    bodies = list(
+        map(
+            tuple.__new__,
+            repeat(_Body),
+            zip(repeat(None), block[0::2], block[1::2], body[0::2], body[1::2], locations),
+        )
+    )
+    prs = memoryview(doc["pr"]).cast("q").tolist()
+    if NO_PR in prs:
+        prs = [None if pr == NO_PR else pr for pr in prs]
+    checks = memoryview(doc["checks"]).cast("H").tolist()
+    lap("locations, body references, ints")
+    reviews = list(
+        map(
+            tuple.__new__,
+            repeat(TupleReview),
+            zip(titles, repos, verdicts, tags, locations, prs, checks, keys, bodies, strict=True),
+        )
+    )
+    lap("the reviews")
+    took["in all"] = (_cpu() - began) * 1000
+    return reviews, took
+
+
+def index_by_passes(library) -> None:
+    """`Library._index` with each step a pass in C where one exists (no duplicates in this corpus)."""
+    from tui.core.model import _parts
+
+    files = library.files
+    ordered = list(chain.from_iterable(map(files.__getitem__, sorted(files, key=_parts))))
+    by_key = dict(zip(map(attrgetter("key"), ordered), ordered, strict=True))
+    assert len(by_key) == len(ordered)
+    ordered.sort(key=attrgetter("verdict"))  # deep < quick < skim < skip, as the reading order has them
+    tags: dict[str, list] = {}
+    for review in ordered:
+        for tag in review.tags:
+            tags.setdefault(tag, []).append(review)
+    library.reviews, library.by_key, library.duplicates = ordered, by_key, []
+    library.repos = sorted(set(map(attrgetter("repo"), ordered)))
+    library.tags = dict(sorted(tags.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+
+def read_counts_by_passes(library, state) -> tuple[int, Counter, Counter]:
+    """The sidebar's read counts (nothing muted) as passes in C: the read reviews, then a `Counter` each."""
+    found = [review for review in map(library.by_key.get, state.read_keys()) if review is not None]
+    return (
+        len(found),
+        Counter(chain.from_iterable(map(attrgetter("tags"), found))),
+        Counter(map(attrgetter("repo"), found)),
+    )
+
+
+def side_pieces(corpus: Path, cache_path: Path, state_path: Path, columns_path: Path) -> dict:
+    from tui import __version__
+    from tui.core.search import SearchIndex
+    from tui.load.cache import ParseCache
+    from tui.load.library import load_library
+    from tui.ui.sidebar import SidebarCounts
+
+    gc.disable()
+    out: dict[str, float] = {}
+    doc = marshal.loads(columns_path.read_bytes())
+    reviews, took = every_review_by_maps(doc)
+    assert len(reviews) == doc["n"]
+    out.update({f"every Review by maps: {k}": v for k, v in took.items()})
+    library = load_library([corpus], ParseCache(cache_path, version_key=__version__))
+    state = _load_state(state_path)
+    before = (
+        list(map(id, library.reviews)),
+        {t: list(map(id, r)) for t, r in library.tags.items()},
+        library.repos,
+    )
+    for name, index in (
+        ("Library._index", library._index),
+        ("_index by passes in C", lambda: index_by_passes(library)),
+    ):
+        out[name] = _median_ms(index, 5)
+        after = (
+            list(map(id, library.reviews)),
+            {t: list(map(id, r)) for t, r in library.tags.items()},
+            library.repos,
+        )
+        assert after == before, name
+    sidebar, search = SidebarCounts(), SearchIndex()
+    rows = sidebar.rows(library, state, {}, frozenset(), search)
+    out["SidebarCounts.rows (a state of 100,000 keys)"] = _median_ms(
+        lambda: sidebar.rows(library, state, {}, frozenset(), search), 9
+    )
+    read_all, per_tag, _ = read_counts_by_passes(library, state)
+    assert read_all == rows[0].total - rows[0].unread
+    assert all(
+        per_tag.get(row.tag, 0) == row.total - row.unread for row in rows[2:] if row.tag in library.tags
+    )
+    out["its read counts by passes in C"] = _median_ms(lambda: read_counts_by_passes(library, state), 9)
+    return out
 
 
 # -- the driver ----------------------------------------------------------------
@@ -954,13 +1123,16 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/columns-work"))
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--python", default=sys.executable)
-    parser.add_argument("--side", choices=SIDES)
+    parser.add_argument("--side", choices=(*SIDES, "pieces"))
     parser.add_argument("--state", default="state.json", help="(a side's) state file in --work")
     args = parser.parse_args()
     corpus = args.corpus.resolve()
     work = args.work
     if args.side == "main":
         print(json.dumps(side_main(corpus, work / "parse-cache", work / args.state)))
+        return 0
+    if args.side == "pieces":
+        print(json.dumps(side_pieces(corpus, work / "parse-cache", work / args.state, work / "columns")))
         return 0
     if args.side == "lean":
         print(json.dumps(side_lean(corpus, work / "parse-cache", work / args.state, work / "lean")))
