@@ -5,35 +5,36 @@
 Issue 21's "all loaded and counted, warm, <= 2.0x the bare app's first paint"
 leaves ~0.12 s of CPU for everything after the first frame at 100,000
 reviews; main spends ~0.29 s there, most of it making 100,000 `Review`s and
-indexing them. This prototype saves the library once as columns (one file,
-`Columns.save`: titles and keys joined in one `str` each with offsets,
-verdicts, repos and tags as small ints, each tag's positions, the files' names
-and stamps, each body's place in the parse cache) and times, in a fresh
-process per round, what a warm start must do after its first frame:
+indexing them. This prototype fills a parse cache and a state of 100,000 keys
+(a third read) in `--work`, saves the library once as columns in two layouts
+(`save_columns`: one marshal dict, titles and keys joined in one `str` each
+with offsets, verdicts, repos and tags as small ints, each tag's rows, the
+files' names and stamps, each body's place in the parse cache; `save_lean`:
+the same laid out for `mmap`, with each tag's rows as a bit mask) and times,
+in fresh processes, rounds rotating which side runs first, with that state and
+with none, what a warm start must do after its first frame:
 
-- `validate`: walk the folders (names, no `Path`s) and `stat` every file,
-  compared with the names and stamps saved; and one `fstat` of the parse
-  cache, whose bodies the columns point into;
-- `read`: the file read and its columns (a few big objects, no object per review);
-- `lookup`: the key -> position dict (the marks and `by_key` ask it);
-- `counts`: every tag's count and unread count, and All's, against a
-  read-state of 100,000 keys (`tui.store.state`'s format, loaded before the
-  first frame on both sides, as the reader's `on_mount` does);
-- `first page`: a `Review` for each of the All list's first 40 rows, in
-  reading order (deep-read first, then file order: the saved order);
-- `open`: a `Review` for the opened one, its body read from the parse cache.
+- `main`: main's real warm path (`plan_first_part`, `first_library` before the
+  frame; then `FirstPart.rest`, `from_cache`, `Library.apply`, the collector off
+  as `tui.cli` has it), then the reader's own counting (`SidebarCounts.rows`),
+  `select` and `review_row` for the first page, the first review's body;
+- `columns` and `lean`: validate (the walk, names only, and a `stat` of every
+  file, against the names and stamps saved; one `fstat` of the parse cache,
+  which the bodies point into), read the columns, the key -> position lookup
+  (`columns` only), every tag's, repo's and All's count and unread count, a
+  `Review` for each of the All list's first 40 rows (reading order: deep-read
+  first, then file order, the saved order) and the first one's body.
 
-against main's real warm path in the same kind of process (`plan_first_part`,
-`first_library`, `FirstPart.rest`, `from_cache`, `Library.apply`, the collector
-off as `tui.cli` has it) followed by the same counting through the reader's own
-code (`SidebarCounts.rows`, `select`, `review_row` for the first page).
-Rounds alternate which side runs first; CPU (`process_time`) per step,
-medians. Then, on columns only, what the keys would cost at 100,000
-(j/k, a tag switch, the verdict filter `v`, unread `u`, a view), each the
-median of 25 repetitions, and the RSS of each side once loaded.
+The driver asserts that every side counts every sidebar row alike and lists
+the same first page. Then, on columns: what the keys would cost at 100,000
+(j/k, a tag switch, `v`, `u`, a view, a mark), each the median of 25; and
+`--side pieces`: what might pay without the rewrite (the parse cache's index
+as columns, read and decoded; `_index` and the sidebar's read counts as passes
+in C) and a reload on columns (`MutableTable.replace_file`). CPU
+(`process_time`) per step, medians; page faults; RSS once loaded.
 
-Bench code: it imports `tui.*` freely, and the column format here is a
-prototype, not the reader's.
+Bench code: it imports `tui.*` freely, and the column formats here are
+prototypes, not the reader's.
 """
 
 from __future__ import annotations
