@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from textual.app import App
 from textual.content import Content
+from textual.geometry import Region
 
 from tests.waiting import wait_until
 from tui.core.filters import select
@@ -26,6 +27,14 @@ def screen_text(app: App) -> str:
     """What the terminal shows, as plain text, one line per row."""
     strips = app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)
+
+
+def keys_panel_rows(app: App) -> list[str]:
+    """Every row of the keys panel's table (`?`) as drawn at the width it is
+    given, the rows scrolled out of the panel's window too."""
+    table = app.screen.query_one("BindingsTable")
+    assert table.size.width <= app.screen.query_one("HelpPanel").content_size.width
+    return [strip.text.rstrip() for strip in table.render_lines(Region(0, 0, *table.size))]
 
 
 def screen_segments(app: App) -> list[str]:

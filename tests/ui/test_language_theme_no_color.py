@@ -9,7 +9,7 @@ import pytest
 from rich.style import Style
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from tests.app_helpers import make_app, screen_segments, screen_text, toasts
+from tests.app_helpers import keys_panel_rows, make_app, screen_segments, screen_text, toasts
 from tui import i18n
 from tui.cli import _language
 from tui.store import locations
@@ -48,7 +48,8 @@ async def test_the_ui_speaks_chinese_and_review_text_is_untouched(tmp_path: Path
         assert "筛选: 值得精读" in screen_text(app) or "筛选：" in screen_text(app)
         await pilot.press("question_mark")
         await pilot.pause()
-        assert "清除所有筛选和搜索" in screen_text(app) and "下一篇未读" in screen_text(app)  # the key panel
+        panel = "".join(row.strip() for row in keys_panel_rows(app))
+        assert "清除所有筛选和搜索" in panel and "下一篇未读" in panel
         await pilot.press("question_mark", "x", "z")
         await pilot.pause()
         assert any(n.text == "没有可撤销的操作。" for n in toasts(app))

@@ -97,6 +97,7 @@ EN = Words(
     repos_heading="Repos",
     notify_title="notify",
     system_commands={},
+    textual_keys={},
     config="Config",
     config_unreadable="Cannot read {path}: {error}",
     config_invalid_yaml="{path}: invalid YAML at line {line}, column {column}: {error}",

@@ -98,6 +98,8 @@ class Words(NamedTuple):
     repos_heading: str
     notify_title: str
     system_commands: Mapping[str, tuple[str, str]]
+    textual_keys: Mapping[str, str]
+    """Textual's own key descriptions and tooltips, as the keys panel shows them."""
     config: str
     config_unreadable: str
     config_invalid_yaml: str

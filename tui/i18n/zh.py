@@ -111,6 +111,11 @@ ZH = Words(
         "Minimize": ("还原", "还原最大化的窗格"),
         "Screenshot": ("截图", "把当前屏幕保存为 SVG 截图"),
     },
+    textual_keys={
+        "Quit": "退出",
+        "Quit the app and return to the command prompt.": "退出程序，回到命令行。",
+        "Copy selected text": "复制选中的文字",
+    },
     config="配置",
     config_unreadable="无法读取 {path}：{error}",
     config_invalid_yaml="{path}：第 {line} 行第 {column} 列 YAML 无效：{error}",

@@ -29,6 +29,7 @@ from tui.ui import palette, signals
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
+from tui.ui.patches import keys_panel
 from tui.ui.reader import ReaderScreen
 from tui.ui.theme import remembered_theme
 
@@ -231,6 +232,12 @@ class PrDigestApp(App[None]):
         # Textual types `is_open`'s app as App[object]; App is invariant in its return type.
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder=words().palette_placeholder, id="--command-palette"))
+
+    def action_show_help_panel(self) -> None:
+        """Textual's keys panel (`?`, the palette's "Keys"), its descriptions
+        wrapped as the reader wraps prose (`patches.keys_panel`)."""
+        if not self.screen.query("HelpPanel"):
+            self.screen.mount(keys_panel()())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, named in the UI's language."""
