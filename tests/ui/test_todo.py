@@ -115,3 +115,24 @@ async def test_the_view_follows_the_filters_and_closes_with_escape(tmp_path: Pat
         await pilot.press("space", "enter", "a")
         await pilot.pause()
         assert not isinstance(app.screen, TodoScreen)
+
+
+async def test_d_says_what_it_does_next(tmp_path: Path) -> None:
+    """The key bar's `d` reads "Show done" while done items are hidden and
+    "Hide done" while they are shown, in either language."""
+    from tui import i18n
+
+    for language, show, hide in (("en", "Show done", "Hide done"), ("zh", "显示已完成", "隐藏已完成")):
+        i18n.choose(language)
+        app = make_app(tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await open_todo(pilot)
+            bar = screen_text(app).splitlines()[-1]
+            assert show in bar and hide not in bar, bar
+            await pilot.press("d")
+            await pilot.pause()
+            bar = screen_text(app).splitlines()[-1]
+            assert hide in bar and show not in bar, bar
+            await pilot.press("d")
+            await pilot.pause()
+            assert show in screen_text(app).splitlines()[-1]

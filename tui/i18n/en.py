@@ -221,6 +221,7 @@ EN = Words(
         "todo.toggle": ("Check", "Check or uncheck the item"),
         "todo.go": ("Go to review", "Close this view and show the item's review"),
         "todo.done": ("Show done", "Show or hide the items already checked"),
+        "todo.done.shown": ("Hide done", "Show or hide the items already checked"),
         "review.open-ref": ("Open ref", "Open the item's code ref in the code view (again: its next ref)"),
         "code.editor": ("Editor", "Open this file at this line in $EDITOR"),
         "code.check": ("Check", "Check or uncheck the item this file was opened from"),
