@@ -22,7 +22,8 @@ def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
     from tui.ui.screens.problems import ProblemsScreen
     from tui.ui.screens.ref_picker import RefPicker
     from tui.ui.screens.todo import TodoScreen
-    from tui.ui.widgets.code_pane import CodePane
+    from tui.ui.widgets.code_pane import CodePane, PaneCodeView
+    from tui.ui.widgets.code_view import CodeView
     from tui.ui.widgets.review_list import ReviewList
     from tui.ui.widgets.review_view import ReviewView
     from tui.ui.widgets.search_bar import SearchBar
@@ -40,6 +41,8 @@ def binding_owners(app: type[DOMNode]) -> tuple[type[DOMNode], ...]:
         TodoScreen,
         TodoList,
         CodePane,
+        PaneCodeView,
+        CodeView,
         RefPicker,
         DiffScreen,
     )

@@ -24,12 +24,15 @@ class PaneCodeView(CodeView, inherit_bindings=False):
     """A code view whose `space` is the reader's (check the item or note), as in the review pane."""
 
     BINDINGS = [
-        Binding("j,down", "scroll_down", "Down", show=False),
-        Binding("k,up", "scroll_up", "Up", show=False),
-        Binding("pagedown,f", "page_down", "Page down", show=False),
-        Binding("b,pageup", "page_up", "Page up", show=False),
-        Binding("g,home", "scroll_home", "Top", show=False),
-        Binding("G,end", "scroll_end", "Bottom", show=False),
+        # The ids of `CodeView`'s keys: a keymap moves them in both (space is the pane's check key).
+        Binding("j,down", "scroll_down", "Down", show=False, id="code.down", tooltip="One line down"),
+        Binding("k,up", "scroll_up", "Up", show=False, id="code.up", tooltip="One line up"),
+        Binding(
+            "pagedown,f", "page_down", "Page down", show=False, id="code.page-down", tooltip="One page down"
+        ),
+        Binding("b,pageup", "page_up", "Page up", show=False, id="code.page-up", tooltip="One page up"),
+        Binding("g,home", "scroll_home", "Top", show=False, id="code.top", tooltip="To the first line"),
+        Binding("G,end", "scroll_end", "Bottom", show=False, id="code.bottom", tooltip="To the last line"),
     ]
 
 

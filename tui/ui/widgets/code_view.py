@@ -94,12 +94,19 @@ class CodeView(ScrollView, can_focus=True):
     COMPONENT_CLASSES = {"code-view--gutter", "code-view--target", "code-view--target-gutter"}
 
     BINDINGS = [
-        Binding("j,down", "scroll_down", "Down", show=False),
-        Binding("k,up", "scroll_up", "Up", show=False),
-        Binding("space,pagedown", "page_down", "Page down", show=False),
-        Binding("b,pageup", "page_up", "Page up", show=False),
-        Binding("g,home", "scroll_home", "Top", show=False),
-        Binding("G,end", "scroll_end", "Bottom", show=False),
+        Binding("j,down", "scroll_down", "Down", show=False, id="code.down", tooltip="One line down"),
+        Binding("k,up", "scroll_up", "Up", show=False, id="code.up", tooltip="One line up"),
+        Binding(
+            "space,pagedown",
+            "page_down",
+            "Page down",
+            show=False,
+            id="code.page-down",
+            tooltip="One page down",
+        ),
+        Binding("b,pageup", "page_up", "Page up", show=False, id="code.page-up", tooltip="One page up"),
+        Binding("g,home", "scroll_home", "Top", show=False, id="code.top", tooltip="To the first line"),
+        Binding("G,end", "scroll_end", "Bottom", show=False, id="code.bottom", tooltip="To the last line"),
     ]
 
     target: reactive[int | None] = reactive(None)
