@@ -19,11 +19,19 @@ character is (usually) its first, and the first frame that lists the query's
 rows (all of them, or the first of a search still counting: `_rows_shown`) is
 its `rows_frame`. The input's cursor does not blink during the phase: a blink is a frame of its
 own, and it would land in the key's window now and then.
+
+j held down (`held_j`, last): a terminal's key repeat, one `j` every
+`HELD_EVERY_S` sent without waiting for the reader (every other key here waits
+for it to go idle, ~70 ms a key, so none can land within two frame intervals
+of the frame before). Each is timed from its sending to the first frame whose
+list cursor is on its row or past it (keys that come faster than frames share
+one).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from textual.widgets import Input
@@ -35,6 +43,9 @@ views:
   todo: {unchecked: true}
 """
 VIEW_KEYS = ("1", "2", "3")
+
+HELD_EVERY_S = 1 / 30
+"""Key repeat: a held key sent ~30 times a second, as terminals do."""
 
 QUERIES = (
     "scheduler",
@@ -154,3 +165,48 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         await timings.press(pilot, "search_clear", "escape")
         assert not app.reader.filters.query
     await _home(app, pilot)
+    await held(app, pilot, timings, max(100, rounds))
+
+
+async def held(app, pilot, timings, presses: int) -> None:
+    """`presses` j (or k, near the list's end) sent as a held key repeats."""
+    from textual import events
+
+    from tui.ui.widgets.review_list import ReviewList
+
+    reviews = app.query_one(ReviewList)
+    await _home(app, pilot)
+    start = reviews.highlighted or 0
+    step = 1 if start + presses < len(reviews.reviews) else -1
+    key = "j" if step == 1 else "k"
+    shown: list[tuple[float, int]] = []  # each frame: when, the cursor's row
+    display = app._display
+
+    def recording(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            shown.append((time.perf_counter(), reviews.highlighted or 0))
+
+    app._display = recording
+    sent: list[float] = []
+    c0 = time.process_time()
+    first = time.perf_counter()
+    for i in range(presses):
+        await asyncio.sleep(max(0.0, first + i * HELD_EVERY_S - time.perf_counter()))
+        event = events.Key(key, key)
+        event.set_sender(app)
+        sent.append(time.perf_counter())
+        app._driver.send_message(event)
+    end = start + step * presses
+    while reviews.highlighted != end or not shown or shown[-1][1] != end:
+        await asyncio.sleep(0.005)
+    await pilot.pause()
+    cpu = (time.process_time() - c0) / presses
+    app._display = display
+    for i, at in enumerate(sent):
+        row = start + step * (i + 1)
+        frame = next(t for t, shown_row in shown if t >= at and (shown_row - row) * step >= 0)
+        timings.wall.setdefault("held_j", []).append(HELD_EVERY_S)
+        timings.cpu.setdefault("held_j", []).append(cpu)
+        timings.first_frame.setdefault("held_j", []).append(frame - at)
+        timings.frame.setdefault("held_j", []).append(frame - at)

@@ -2,12 +2,17 @@
 processes, optionally side by side with another checkout (interleaved).
 
     python bench/keys_bench.py [--reviews 10000 100000] [--rounds 2] [--before OTHER_CHECKOUT]
+        [--corpus EXISTING_CORPUS] [--presses 100,100,100]
 
 Each round runs the worker once per corpus and side (the other checkout first
 on even rounds). The other checkout runs THIS checkout's bench scripts (copied
 into a temporary folder next to its `tui`), so both sides press the same keys;
 its `.venv` must exist. The parse cache of each side and corpus is filled by a
-first, untimed start. Prints, per corpus and action, the median over rounds of
+first, untimed start. `--corpus`: an existing corpus (read only, e.g.
+`/tmp/c100k`, with `--reviews 100000` for its size) in place of writing one. `--presses`:
+100,100,100 presses each key 100 times or more (the search phase types its
+ten queries: 10 opens, ~67 characters, ~68 backspaces), for a p95 of
+100 presses rather than 30. Prints, per corpus and action, the median over rounds of
 CPU p50 / p95 and key -> first / last frame p50 / p95 (ms). Not a test.
 """
 
@@ -68,6 +73,11 @@ def main() -> int:
     parser.add_argument(
         "--presses", default="100,30,30", help="j/k presses, tag switches (and rounds), opens"
     )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        help="an existing corpus (read only) of --reviews' one size, in place of writing it",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-keys-"))
     try:
@@ -81,7 +91,9 @@ def main() -> int:
             shutil.copytree(BENCH, copy / "bench", ignore=shutil.ignore_patterns("__pycache__"))
             sides = {"before": (copy, copy / "bench"), **sides}
         corpora = {}
-        for n in args.reviews:
+        if args.corpus is not None:
+            corpora[args.reviews[0]] = args.corpus.resolve()  # its size as --reviews says
+        for n in [] if args.corpus is not None else args.reviews:
             corpora[n] = tmp / f"corpus-{n}"
             progress(f"writing {n} reviews")
             generate(corpora[n], n, seed=0)

@@ -1038,6 +1038,7 @@ KEY_ACTIONS = {
     "search_type": "search as you type (a character)",
     "search_backspace": "search: backspace",
     "search_clear": "search: clear and close (escape)",
+    "held_j": "j held down (key repeat, 30 a second)",
 }
 
 

@@ -16,6 +16,9 @@ Textual method or attribute.
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
   `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
   tests/perf_guards/test_runtime.py.
+- `FrameTimer`: the screen's update timer (`Screen._update_timer`, `Timer._run`,
+  `Timer._tick`, `_timers`) paced by the frames it drew, not by a fixed grid of
+  ticks. tests/ui/test_frame_timer.py.
 - `quiet_input`: an `Input` whose text changing width does not lay the screen
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
@@ -30,20 +33,23 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Iterator
+import math
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Self
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
+from textual import _time, events
 from textual.driver import Driver
 from textual.geometry import Region, Size
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.timer import EventTargetGone, Timer, TimerCallback
 from textual.widget import Widget
 
 from tui import runtime
@@ -230,8 +236,110 @@ class StyledPane(ScrollView):
         return super()._get_component_classes()
 
 
+class FrameTimer(Timer):
+    """A timer that ticks when resumed, at most once a frame interval
+    (`interval`) for ticks that had work (`needed()` as they began).
+
+    Textual's screen update timer is an interval timer paused between frames:
+    its ticks stay on a grid laid from the moment it first started, and after
+    a tick that came late (resumed long after the grid's point: the first
+    frame after a pause in the input) it skips to the grid's point after the
+    next one. A frame asked for within ~33 ms of such a tick (the search's
+    answer after the box's own frame, a key right after a busy frame) waited
+    one to two intervals (17-33 ms) for it, even when the frame before had
+    begun long enough ago. Here the next tick is due one interval after the
+    last tick that drew, or at once if that is past: never more often than
+    the frame rate, never more than one interval after the ask. A tick that
+    found nothing to do does not count.
+
+    Its callback must pause it (the screen's `_on_timer_update` does, first
+    thing); `reset()` is not supported. `clock` and `sleep` are Textual's
+    (`textual._time.get_time`, asyncio's sleep), given for tests. (Overrides
+    the private `Timer._run`, textual is pinned exactly;
+    tests/ui/test_frame_timer.py fails if this stops working.)"""
+
+    def __init__(
+        self,
+        event_target: MessagePump,
+        interval: float,
+        *,
+        name: str,
+        callback: TimerCallback,
+        needed: Callable[[], bool],
+        pause: bool = True,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(event_target, interval, name=name, callback=callback, pause=pause)
+        self._needed = needed
+        self._clock = clock or (lambda: _time.get_time())
+        self._sleep = sleep
+        self.last_drawn = -math.inf
+        """When the last tick that had work began (the clock's seconds)."""
+
+    def wait(self, now: float) -> float:
+        """Seconds from `now` until a tick may run (0: at once)."""
+        return max(0.0, self.last_drawn + self._interval - now)
+
+    async def _run(self) -> None:
+        self._active  # made in this task, as Timer._run does  # noqa: B018
+        count = 0
+        while True:
+            await self._active.wait()
+            now = self._clock()
+            wait = self.wait(now)
+            if wait > 0:
+                await self._sleep(wait)
+                continue  # paused meanwhile, or due now
+            if self._needed():
+                self.last_drawn = now
+            count += 1
+            try:
+                await self._tick(next_timer=now, count=count)
+            except EventTargetGone:
+                break
+            if self._active.is_set():  # a callback that did not pause it: an interval timer
+                await self._sleep(self._interval)
+
+
 class OneFrameScreen(Screen[None]):
-    """A screen styled once as it first shows, that draws a key's whole effect in one frame."""
+    """A screen styled once as it first shows, that draws a key's whole effect
+    in one frame, as soon as one may be drawn."""
+
+    _frame_timer: FrameTimer | None = None
+
+    @property
+    def _update_timer(self) -> Timer:
+        """The timer that draws the screen: a `FrameTimer` in place of
+        Textual's (`Screen._update_timer`, which every private method of the
+        screen that draws or asks to draw goes through)."""
+        if self._frame_timer is None:
+            from textual.screen import UPDATE_PERIOD
+
+            self._frame_timer = FrameTimer(
+                self,
+                UPDATE_PERIOD,
+                name="screen_update",
+                callback=self._on_timer_update,
+                needed=self._frame_needed,
+            )
+            self._frame_timer._start()
+            self._timers.add(self._frame_timer)  # stopped with the screen, as `set_interval`'s are
+        return self._frame_timer
+
+    def _frame_needed(self) -> bool:
+        """Will the update timer's tick draw (`Screen._on_timer_update`'s test)?"""
+        return (
+            self.is_current
+            and not self.app._batch_count
+            and bool(
+                self._layout_required
+                or self._scroll_required
+                or self._repaint_required
+                or self._recompose_required
+                or self._dirty_widgets
+            )
+        )
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Do not style the whole screen a second time as it first shows.
