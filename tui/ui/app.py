@@ -29,7 +29,6 @@ from tui.ui import palette, signals
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
-from tui.ui.patches import keys_panel
 from tui.ui.reader import ReaderScreen
 from tui.ui.theme import remembered_theme
 
@@ -235,9 +234,11 @@ class PrDigestApp(App[None]):
 
     def action_show_help_panel(self) -> None:
         """Textual's keys panel (`?`, the palette's "Keys"), its descriptions
-        wrapped as the reader wraps prose (`patches.keys_panel`)."""
+        wrapped as the reader wraps prose (`widgets.keys_panel`)."""
         if not self.screen.query("HelpPanel"):
-            self.screen.mount(keys_panel()())
+            from tui.ui.widgets.keys_panel import KeysPanel
+
+            self.screen.mount(KeysPanel())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, named in the UI's language."""

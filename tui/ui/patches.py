@@ -24,9 +24,6 @@ Textual method or attribute.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
-- `keys_panel`: the keys panel (`?`) with its descriptions wrapped as the
-  reader wraps prose (`textual.widgets._key_panel.BindingsTable`, a private
-  module). tests/ui/test_keys_panel.py.
 """
 
 from __future__ import annotations
@@ -34,13 +31,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import math
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Self
 
-from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderableType
-from rich.segment import Segment
-from rich.style import Style
+from rich.console import RenderableType
 from textual import _time, events
 from textual.driver import Driver
 from textual.geometry import Region, Size
@@ -53,14 +47,9 @@ from textual.timer import EventTargetGone, Timer, TimerCallback
 from textual.widget import Widget
 
 from tui import runtime
-from tui.i18n import words
 from tui.ui.signals import TerminalOutput
 
 if TYPE_CHECKING:
-    from rich.measure import Measurement
-    from rich.table import Table
-    from textual.app import ComposeResult
-    from textual.binding import Binding
     from textual.widgets import Input
 
 
@@ -476,97 +465,3 @@ def survives_hang_up(driver_class: type[Driver]) -> type[Driver]:
                 super()._sigcont_application(*args)
 
     return HangUpSafeDriver
-
-
-class _Wrapped:
-    """Styled runs that Rich lays out in a table cell and `tui.core.wrap`
-    breaks: Chinese between any two characters but never before a closing
-    mark, English at spaces. Rich alone breaks only at whitespace, so a
-    Chinese description is one word to it, cut with "…" in a narrow panel."""
-
-    def __init__(self, runs: list[tuple[str, Style]]) -> None:
-        self.runs = runs
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        from rich.measure import Measurement
-
-        from tui.core.wrap import line_width, wrap
-
-        widest = sum(cell_len(text) for text, _ in self.runs)
-        narrowest = max((line_width(line) for line in wrap(self.runs, 1)), default=0)
-        return Measurement(min(narrowest, widest), widest)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
-        from tui.core.wrap import wrap
-
-        for line in wrap(self.runs, options.max_width):
-            for text, style in line:
-                yield Segment(text, style)  # type: ignore[arg-type]  # the runs' styles are Styles
-            yield Segment.line()
-
-
-@functools.cache
-def keys_panel() -> type[Widget]:
-    """Textual's keys panel (`HelpPanel`), its table's descriptions wrapped by
-    `_Wrapped`. `BindingsTable.render_bindings_table` builds each cell with a
-    function inside it, so it is restated here whole, as Textual 8.2.8 has
-    it, but for the description cell: Textual reads a description as markup;
-    ours are our words (`tui.i18n`), shown as they are written, and Textual's
-    own keys' words are translated (`Words.textual_keys`)."""
-    from textual.widgets import HelpPanel
-    from textual.widgets._key_panel import BindingsTable
-
-    class WrappedBindingsTable(BindingsTable):
-        def render_bindings_table(self) -> Table:
-            from itertools import groupby
-            from operator import itemgetter
-
-            from rich import box
-            from rich.table import Table
-            from rich.text import Text
-
-            bindings = self.screen.active_bindings.values()
-            key_style = self.get_component_rich_style("bindings-table--key")
-            description_style = self.get_component_rich_style("bindings-table--description")
-            header_style = self.get_component_rich_style("bindings-table--header")
-            divider_transparent = self.get_component_styles("bindings-table--divider").color.a == 0
-            table = Table(
-                padding=(0, 0),
-                show_header=False,
-                box=box.SIMPLE if divider_transparent else box.HORIZONTALS,
-                border_style=self.get_component_rich_style("bindings-table--divider"),
-            )
-            table.add_column("", justify="right")
-            dim = description_style + Style(dim=True)
-            get_key_display = self.app.get_key_display
-            ours = words().textual_keys
-            previous_namespace: object = None
-            for namespace, grouped in groupby(bindings, key=itemgetter(0)):
-                table_bindings = list(grouped)
-                if namespace.BINDING_GROUP_TITLE:
-                    table.add_row("", Text(namespace.BINDING_GROUP_TITLE, end="", style=header_style))
-                by_action: dict[str, list[Binding]] = {}
-                for _, binding, _enabled, _tooltip in table_bindings:
-                    if not binding.system:
-                        by_action.setdefault(binding.action, []).append(binding)
-                for same in by_action.values():
-                    binding = same[0]
-                    keys = " ".join(dict.fromkeys(get_key_display(each) for each in same))
-                    description = ours.get(binding.description, binding.description)
-                    tooltip = ours.get(binding.tooltip, binding.tooltip)
-                    runs = [(description, description_style)]
-                    if tooltip:
-                        runs += (
-                            [(" ", description_style), (tooltip, dim)] if description else [(tooltip, dim)]
-                        )
-                    table.add_row(Text(keys, style=key_style), _Wrapped(runs))
-                if namespace != previous_namespace:
-                    table.add_section()
-                previous_namespace = namespace
-            return table
-
-    class KeysPanel(HelpPanel):
-        def compose(self) -> ComposeResult:
-            yield WrappedBindingsTable(shrink=True, expand=False)
-
-    return KeysPanel
