@@ -96,7 +96,7 @@ class Typing:
     def first_rows(self) -> bool:
         """Found enough matches to list: a page, and the open review if it matches."""
         scan = self.scan
-        if scan.making or (self.selected_at is not None and scan.place <= self.selected_at):
+        if self.selected_at is not None and scan.place <= self.selected_at:
             return False
         return len(scan.found) >= self.page
 
@@ -113,11 +113,12 @@ class SearchKeys(ReaderPanes):
             if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
                 self._list_by(after)
             return
+        page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
         typing = self.search_typing = Typing(
-            self.search_index.scan(source, rest.terms), after, self.filters, self.search_turn
+            self.search_index.scan(source, rest.terms, first=page), after, self.filters, self.search_turn
         )
         typing.library = self.library.reviews
-        typing.page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
+        typing.page = page
         selected = self.library.by_key.get(self.current_key) if self.current_key else None
         if selected is not None and self.search_index.matches(selected, rest.terms):
             with contextlib.suppress(ValueError):  # not in the tag's list (muted)
