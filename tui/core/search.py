@@ -99,7 +99,8 @@ class SearchIndex:
         library makes new ones when it changes) is answered from memory, and
         one that narrows kept answers is looked for only where they all
         matched: typing at 100,000 reviews tests what the query before found,
-        not every review. A scan of it still running (`scan`) is finished."""
+        not every review. A scan of it still running (`scan`) is finished.
+        The list returned may be one the index keeps: not to be changed."""
         if not query_terms:
             return list(reviews)
         wanted = tuple(query_terms)

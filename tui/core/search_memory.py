@@ -177,11 +177,12 @@ class ListAnswers(Generic[T]):
         return self.found[wanted] if found is None else found
 
     def items(self, bits: int, wanted: tuple[str, ...] | None = None) -> list[T]:
-        """The reviews of `bits`, in the list's order (those of `wanted`'s
-        full answer if it is kept)."""
+        """The reviews of `bits`, in the list's order: `wanted`'s full answer's
+        own list if it is kept (not to be changed: a copy of 40,000 reviews
+        costs ~1.5 ms, each one's count touched), else a new one."""
         full = self.full.get(wanted) if wanted is not None else None
         if full is not None:
-            return list(full.reviews)
+            return full.reviews
         if bits == self.every:
             return list(self.source)
         return list(compress(self.source, flags_of(bits, self.size)))

@@ -252,6 +252,11 @@ class Scan(Generic[T]):
         return sum(job.count_from(job.at) for job in self._jobs)
 
     @property
+    def texts_made(self) -> bool:
+        """Every candidate's text is made (else they are made as it goes)."""
+        return self._make is None
+
+    @property
     def making(self) -> bool:
         """The texts of the candidates left are being made: none is tested meanwhile."""
         return self._making is not None
