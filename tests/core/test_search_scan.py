@@ -152,3 +152,28 @@ def test_a_scan_with_texts_missing_narrowed_and_finished_is_plain(corpus: Librar
         assert keys(more.found) == keys(plain(source, "sch")), stop
         assert keys(index.select(source, terms("sc"))) == keys(plain(source, "sc")), stop
         assert keys(index.select(source, terms("s"))) == keys(plain(source, "s")), stop
+
+
+def test_a_term_typed_further_among_other_kept_answers_tests_only_their_and(corpus: Library) -> None:
+    """`scz` after `sc`, say, with one-character answers kept (`prepare`):
+    looked for from where `sch` was found, in its entries that every kept
+    answer it narrows has, taken as reached (not copied first)."""
+    source = corpus.reviews
+    index = SearchIndex()
+    for _ in index.prepare(source):
+        pass
+    answers = index.scan(source, terms("a")).answers
+    shorter = "sc"
+    index.select(source, terms(shorter))
+    for longer in (shorter + char for char in "zqxjvwykbgfpmu"):
+        among = answers.answer((shorter,)) & answers.answer((longer[-1],))
+        if among != answers.answer((shorter,)):  # narrowed by its last character's answer too
+            break
+    else:
+        pytest.fail("no term typed further is narrowed by a character's answer in this corpus")
+    scan = index.scan(source, terms(longer))
+    assert scan.candidates == among.bit_count() < len(index.select(source, terms(shorter)))
+    while not scan.advance(7):
+        found = list(scan.found)
+        assert keys(found) == keys(plain(source, longer)[: len(found)])
+    assert keys(scan.found) == keys(plain(source, longer))

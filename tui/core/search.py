@@ -109,6 +109,18 @@ class SearchIndex:
         answers = scan.answers
         return answers.items(answers.answer(wanted), wanted)
 
+    def answer(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> Sequence[Review]:
+        """`select`'s answer, not made into a list of its own: what the index
+        keeps of it, or a view of the list (`search_memory.Picked`). To be
+        read, not changed: listing 100,000 matches costs the rows drawn."""
+        if not query_terms:
+            return reviews if isinstance(reviews, Sequence) else list(reviews)
+        wanted = tuple(query_terms)
+        scan = self.scan(reviews, wanted)
+        scan.finish()
+        answers = scan.answers
+        return answers.picked(answers.answer(wanted), wanted)
+
     def scan(
         self, reviews: Iterable[Review], query_terms: Sequence[str], first: int | None = None
     ) -> Scan[Review]:
@@ -209,13 +221,21 @@ class SearchIndex:
         size = answers.size
         known = frozenset(term for term in wanted if term not in rest)
         parent = answers.parent(wanted, rest)
-        further, placed = answers.typed_further(wanted, rest, bits)
+        further, among, placed = answers.typed_further(wanted, rest, bits)
         if further is not None:  # its term first: where to look is known for it
             assert parent is not None
             rest = (further.term, *(term for term in rest if term != further.term))
             anchor = answers.full[parent[1]].term
             job = Job(
-                rest, further.reviews, further.texts, further.places, further.starts, placed, known, anchor
+                rest,
+                further.reviews,
+                further.texts,
+                further.places,
+                further.starts,
+                placed,
+                known,
+                anchor,
+                among,
             )
             return Scan(answers, wanted, [job])
         flags = None if bits == answers.every else flags_of(bits, size)

@@ -46,9 +46,12 @@ class Job(Generic[T]):
     (`rest`), and what is known of every one of them: `known` terms it holds,
     and `starts`, where to look for the first term of `rest` (at or before
     where it first occurs; where `anchor`, a term it begins with, first occurs
-    when `placed`). `at`: how many are tested."""
+    when `placed`). `flags`, if given (0/1, one an entry): only the entries
+    set are candidates, taken as they are reached (a kept answer narrowed by
+    others is not copied first: ~10 ms at 100,000). `at`: how many entries
+    are passed."""
 
-    __slots__ = ("anchor", "at", "known", "placed", "places", "rest", "reviews", "starts", "texts")
+    __slots__ = ("anchor", "at", "flags", "known", "placed", "places", "rest", "reviews", "starts", "texts")
 
     def __init__(
         self,
@@ -60,10 +63,11 @@ class Job(Generic[T]):
         placed: bool,
         known: frozenset[str],
         anchor: str | None,
+        flags: bytes | None = None,
     ) -> None:
         self.rest, self.reviews, self.texts = rest, reviews, texts
         self.places, self.starts, self.placed = places, starts, placed
-        self.known, self.anchor = known, anchor
+        self.known, self.anchor, self.flags = known, anchor, flags
         self.at = 0
 
     @property
@@ -78,14 +82,28 @@ class Job(Generic[T]):
 
     def piece(self, start: int, end: int) -> tuple[list[T], list[str], array, array]:
         """The candidates from `start` to `end`: reviews, texts, places, starts."""
-        return self.reviews[start:end], self.texts[start:end], self.places[start:end], self.starts[start:end]
+        flags = self.flags
+        if flags is None:
+            return (
+                self.reviews[start:end],
+                self.texts[start:end],
+                self.places[start:end],
+                self.starts[start:end],
+            )
+        some = flags[start:end]
+        return (
+            list(compress(self.reviews[start:end], some)),
+            list(compress(self.texts[start:end], some)),
+            array("i", compress(self.places[start:end], some)),
+            array("i", compress(self.starts[start:end], some)),
+        )
 
     def place_at(self, at: int) -> int:
-        """Where in the list the candidate at `at` is."""
+        """Where in the list the entry at `at` is (no later than the next candidate)."""
         return self.places[at]
 
     def count_from(self, start: int) -> int:
-        return len(self.reviews) - start
+        return len(self.reviews) - start if self.flags is None else self.flags.count(1, start)
 
     def untested(self) -> Iterator[Sequence[T]]:
         """Its candidates not tested yet whose texts may be missing: none (a
@@ -117,6 +135,7 @@ class Job(Generic[T]):
             placed,
             self.known,
             anchor,
+            None if self.flags is None else self.flags[start:],
         )
 
     def _rest(self, wanted: tuple[str, ...]) -> tuple[str, ...]:
@@ -130,7 +149,7 @@ class Span(Job[T]):
     (~10 ms at 100,000), and only the pieces scanned are ever copied. Looked
     for from the start of each text (no place kept for them)."""
 
-    __slots__ = ("flags", "lookup", "source")
+    __slots__ = ("lookup", "source")
 
     def __init__(
         self,
