@@ -85,8 +85,9 @@ class Picked(Sequence[T]):
             start, stop, step = at.indices(len(self))
             if step != 1 or start >= stop:
                 return [self[n] for n in range(start, stop, step)]
-            place = self._place(start)
-            return list(islice(compress(islice(self.source, place, None), self.flags[place:]), stop - start))
+            place, source = self._place(start), self.source
+            places = compress(range(place, len(self.flags)), memoryview(self.flags)[place:])
+            return [source[n] for n in islice(places, stop - start)]  # no other review touched
         if at < 0:
             at += len(self)
         if not 0 <= at < len(self):
