@@ -5,6 +5,7 @@ a test."""
 
 from __future__ import annotations
 
+import bisect
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from tests.reviews import review
 from tests.search_scan import plain_search as plain
 from tui.core.model import Item, Review
 from tui.core.search import SearchIndex, review_fields, terms
-from tui.core.search_memory import ListAnswers, bits_at, bits_of, flags_of
+from tui.core.search_memory import ListAnswers, Picked, bits_at, bits_of, flags_of
 
 ALPHABET = list("abcdefghkmnopst_.()") + list("调度器缓存命中率图捕获量化") + ["İ", "ß", "Σ", "ς", "K", "`"]
 
@@ -55,6 +56,7 @@ def test_every_answer_is_the_plain_scans_on_a_random_corpus(seed: int) -> None:
                 for _ in index.steps(reviews, terms(asked), piece=7):
                     pass
             assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+            assert list(index.answer(reviews, terms(asked))) == plain(reviews, asked), asked
 
 
 def test_terms_do_not_match_across_fields() -> None:
@@ -142,3 +144,41 @@ def test_prepare_makes_every_text_and_the_first_search_makes_none() -> None:
     assert index.select(reviews, terms("调")) == plain(reviews, "调")
     assert index.work(reviews, terms("a")) == 0  # a first character of code words: answered ahead
     assert index.select(reviews, terms("a")) == plain(reviews, "a")
+
+
+@pytest.mark.parametrize("size", [0, 1, 1023, 1024, 1025, 5000])
+def test_picked_reads_as_the_list_of_its_items(size: int) -> None:
+    """`Picked` (an answer listed without a list of it) is, item by item and
+    slice by slice, the list `compress` makes; the review list bisects it."""
+    rng = random.Random(size)
+    source = [f"r{n:05d}" for n in range(size)]
+    for density in (0.0, 0.01, 0.5, 1.0):
+        flags = bytes(rng.random() < density for _ in range(size))
+        wanted = [item for item, flag in zip(source, flags, strict=True) if flag]
+        picked = Picked(source, flags)
+        assert len(picked) == len(wanted) and list(picked) == wanted
+        for at in [*rng.sample(range(len(wanted)), min(50, len(wanted))), 0, -1, len(wanted) - 1]:
+            if wanted:
+                assert picked[at] == wanted[at]
+        for bad in (len(wanted), -len(wanted) - 1):
+            with pytest.raises(IndexError):
+                picked[bad]
+        for _ in range(20):
+            start, stop = sorted(rng.randrange(-3, len(wanted) + 3) for _ in range(2))
+            step = rng.choice((1, 1, 2, -1))
+            assert picked[start:stop:step] == wanted[start:stop:step]
+        if wanted:
+            probe = rng.choice(wanted)
+            assert bisect.bisect_left(picked, probe) == wanted.index(probe)  # as `Ranks.find` does
+
+
+def test_an_answer_from_bitsets_is_a_view_of_the_list_and_the_plain_scans() -> None:
+    reviews = corpus(7, 400)
+    index = SearchIndex()
+    for _ in index.prepare(reviews, piece=16):  # one-character answers kept as bitsets
+        pass
+    for query in ("a", "t", "ab", "调", "zz", "a b"):
+        answer = index.answer(reviews, terms(query))
+        assert list(answer) == plain(reviews, query) == index.select(reviews, terms(query)), query
+        assert [answer[n] for n in range(len(answer))] == plain(reviews, query), query
+    assert isinstance(index.answer(reviews, terms("t")), Picked)  # no list of it made

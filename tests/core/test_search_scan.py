@@ -105,3 +105,75 @@ def test_typing_over_running_scans_ends_with_the_plain_answers(corpus: Library, 
         assert keys(index.select(source, terms(typed))) == keys(plain(source, typed)), typed
     for typed in ("s", "sc", "kv", "kv c", "调", "调度"):  # answers kept or made now, all plain
         assert keys(index.select(source, terms(typed))) == keys(plain(source, typed)), typed
+
+
+@pytest.mark.parametrize("first", [1, 20, 10_000])
+def test_with_texts_missing_the_first_matches_come_in_the_lists_order(corpus: Library, first: int) -> None:
+    """No text made yet (the first search of a session): the candidates are
+    tested in the list's order, each text made as it is reached, until `first`
+    matches are found; then the rest's texts are made (file order) and tested.
+    At every piece what it found is the plain answer's start."""
+    source = corpus.reviews
+    place_of = {id(review): n for n, review in enumerate(source)}
+    for query in ("s", "调度", "kv cache", "zzz"):
+        index = SearchIndex()
+        answer = plain(source, query)
+        scan = index.scan(source, terms(query), first=first)
+        assert not scan.texts_made
+        while not scan.advance(64):
+            found = list(scan.found)
+            assert keys(found) == keys(answer[: len(found)]), query
+            assert len(found) == sum(1 for review in answer if place_of[id(review)] < scan.place)
+            if not scan.making and not scan.texts_made:  # still in the list's order
+                assert len(index) <= scan.place + 1  # only the texts it reached (and no more)
+        assert keys(scan.found) == keys(answer), query
+        assert len(index) == len(source)
+        assert keys(index.select(source, terms(query))) == keys(plain(source, query))
+    index = SearchIndex()
+    scan = index.scan(source, terms("s"), first=20)
+    while len(scan.found) < 20:
+        scan.advance(64)
+    assert len(index) < len(source) // 4  # the first rows before most texts are made
+
+
+def test_a_scan_with_texts_missing_narrowed_and_finished_is_plain(corpus: Library) -> None:
+    source = corpus.reviews
+    for stop in (0, 3, 40, 200):
+        index = SearchIndex()
+        scan = index.scan(source, terms("s"), first=10)
+        for _ in range(stop):
+            scan.advance(64)
+        further = index.scan(source, terms("sc"), first=10)
+        assert further is not scan
+        for _ in range(stop // 2):
+            further.advance(64)
+        more = index.scan(source, terms("sch"), first=10)
+        more.finish()
+        assert keys(more.found) == keys(plain(source, "sch")), stop
+        assert keys(index.select(source, terms("sc"))) == keys(plain(source, "sc")), stop
+        assert keys(index.select(source, terms("s"))) == keys(plain(source, "s")), stop
+
+
+def test_a_term_typed_further_among_other_kept_answers_tests_only_their_and(corpus: Library) -> None:
+    """`scz` after `sc`, say, with one-character answers kept (`prepare`):
+    looked for from where `sch` was found, in its entries that every kept
+    answer it narrows has, taken as reached (not copied first)."""
+    source = corpus.reviews
+    index = SearchIndex()
+    for _ in index.prepare(source):
+        pass
+    answers = index.scan(source, terms("a")).answers
+    shorter = "sc"
+    index.select(source, terms(shorter))
+    for longer in (shorter + char for char in "zqxjvwykbgfpmu"):
+        among = answers.answer((shorter,)) & answers.answer((longer[-1],))
+        if among != answers.answer((shorter,)):  # narrowed by its last character's answer too
+            break
+    else:
+        pytest.fail("no term typed further is narrowed by a character's answer in this corpus")
+    scan = index.scan(source, terms(longer))
+    assert scan.candidates == among.bit_count() < len(index.select(source, terms(shorter)))
+    while not scan.advance(7):
+        found = list(scan.found)
+        assert keys(found) == keys(plain(source, longer)[: len(found)])
+    assert keys(scan.found) == keys(plain(source, longer))

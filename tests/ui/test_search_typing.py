@@ -248,3 +248,73 @@ async def test_a_jump_mid_scan_to_a_match_past_the_first_rows_keeps_the_search(
         reader.jump_to_review(last)  # the palette's way: filters that hide it are cleared
         assert reader.filters.query == "ca" and listed(app) == plain(app, "ca")
         assert reader.current_key == last
+
+
+@pytest.fixture
+def texts_being_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's texts made only once the box opens (as past
+    `PREPARE_AHEAD_MAX` reviews), and that work left a minute after its first
+    piece: every character below is typed while they are still being made."""
+    monkeypatch.setattr(search_keys, "PREPARE_AHEAD_MAX", 0)
+    monkeypatch.setattr(search_keys, "PREPARE_SLICE_S", 0.0)
+    monkeypatch.setattr(search_keys, "PREPARE_PAUSE_S", 60.0)
+
+
+async def test_the_first_rows_come_in_the_keys_frame_while_texts_are_made(
+    tmp_path: Path, corpus: Path, long_scans, texts_being_made
+) -> None:
+    """The first search of a session at 100,000 reviews came before its texts
+    were made: it showed "searching" until every candidate's text was. Now
+    its candidates are tested in the list's order, each text made as reached,
+    so the key's own frame lists the first page."""
+    app = app_at(tmp_path, corpus)
+    frames: list[tuple[str, list[str], str, int]] = []
+    display = app._display
+
+    def recording(screen, renderable) -> None:
+        display(screen, renderable)
+        box = app.reader.search_bar._input if app.screen_stack else None
+        if renderable is not None and box is not None:
+            frames.append((box.value, listed(app), screen_text(app), len(app.reader.search_index)))
+
+    app._display = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        reader = app.reader
+        total = len(reader.library.reviews)
+        assert len(reader.search_index) == 0  # nothing made ahead
+        await pilot.press("slash")
+        await pilot.pause()
+        assert len(reader.search_index) < total // 10  # the first piece, then a minute's pause
+        seen = len(frames)
+        await pilot.press("s")
+        answer = plain(app, "s")
+        box, first, text, made = frames[seen]  # the key's
+        assert box == "s"
+        assert page(app) <= len(first) < len(answer)
+        assert first == answer[: len(first)]  # the start of the plain answer
+        assert f"/s  {len(first)}+ reviews, counting…" in text and "searching" not in text
+        assert made < total // 2  # its texts, made in the list's order, and few more
+        await workers_done(pilot, reader, "search")
+        assert listed(app) == answer
+        assert f"/s  {len(answer)} reviews" in screen_text(app) and "counting" not in bar(app)
+        assert len(reader.search_index) == total  # the rest made for the count
+
+
+async def test_typed_on_while_texts_are_made_every_answer_is_the_plain_scans(
+    tmp_path: Path, corpus: Path, long_scans, texts_being_made
+) -> None:
+    app = app_at(tmp_path, corpus)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        reader = app.reader
+        await pilot.press("slash")
+        for typed in ("s", "sc", "sch", "sc", "sch", "sche"):  # over scans making texts
+            reader.on_search_bar_changed(SearchBar.Changed(typed))
+            assert listed(app) == plain(app, typed)[: len(listed(app))] or "searching" in bar(app)
+        assert len(reader.search_index) < len(reader.library.reviews)
+        await workers_done(pilot, reader, "search")
+        assert reader.filters.query == "sche" and listed(app) == plain(app, "sche")
+        await pilot.press("escape", "slash", "k", "v")
+        await workers_done(pilot, reader, "search")
+        assert listed(app) == plain(app, "kv") and "counting" not in bar(app)

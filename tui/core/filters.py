@@ -123,7 +123,7 @@ def select(
     marked: Mapping[str, Review] | None = None,
     ranks: Ranks | None = None,
     kept: Narrowed | None = None,
-) -> list[Review]:
+) -> Sequence[Review]:
     """The reviews that pass every filter, in order.
 
     `keep` (the open review) stays listed when it would drop out only because
@@ -143,8 +143,9 @@ def select(
     a filter toggled off and on again, or a view chosen again, reuses them.
 
     Each filter is one pass over what the one before left, the search first
-    (`SearchIndex.select` remembers recent answers and narrows them).
-    The list returned may be one `kept` holds: not to be changed.
+    (`SearchIndex.answer` remembers recent answers and narrows them).
+    What is returned may be what `kept` or the index holds, or a view of the
+    list (a search's answer alone: `SearchIndex.answer`): not to be changed.
     """
     unread = filters.unread or filters.tag == UNREAD_TAG
     verdict = filters.verdict
@@ -153,7 +154,7 @@ def select(
         return list(reviews)  # the tag alone: nothing to test per review
     out: Sequence[Review] = reviews
     if query_terms:
-        out = index.select(out, query_terms)
+        out = index.answer(out, query_terms)
         kept = None  # a fresh list each time: the search keeps its own answers
     if kept is None:
         kept = Narrowed(size=0)
@@ -172,7 +173,7 @@ def select(
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
         out = with_unchecked(out, checked, marked, keep, ranks=ranks, kept=kept)
-    return out if isinstance(out, list) and out is not reviews else list(out)
+    return list(out) if out is reviews else out
 
 
 class Narrowed:

@@ -13,6 +13,7 @@ drawn.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 import string
@@ -98,7 +99,8 @@ class SearchIndex:
         library makes new ones when it changes) is answered from memory, and
         one that narrows kept answers is looked for only where they all
         matched: typing at 100,000 reviews tests what the query before found,
-        not every review. A scan of it still running (`scan`) is finished."""
+        not every review. A scan of it still running (`scan`) is finished.
+        The list returned may be one the index keeps: not to be changed."""
         if not query_terms:
             return list(reviews)
         wanted = tuple(query_terms)
@@ -107,11 +109,27 @@ class SearchIndex:
         answers = scan.answers
         return answers.items(answers.answer(wanted), wanted)
 
-    def scan(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> Scan[Review]:
+    def answer(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> Sequence[Review]:
+        """`select`'s answer, not made into a list of its own: what the index
+        keeps of it, or a view of the list (`search_memory.Picked`). To be
+        read, not changed: listing 100,000 matches costs the rows drawn."""
+        if not query_terms:
+            return reviews if isinstance(reviews, Sequence) else list(reviews)
+        wanted = tuple(query_terms)
+        scan = self.scan(reviews, wanted)
+        scan.finish()
+        answers = scan.answers
+        return answers.picked(answers.answer(wanted), wanted)
+
+    def scan(
+        self, reviews: Iterable[Review], query_terms: Sequence[str], first: int | None = None
+    ) -> Scan[Review]:
         """The search of `query_terms` (not empty) in `reviews`, to run in
         pieces (`tui.core.search_scan`). The scan of the list still running
         is it if its query is the same, narrowed from if this one narrows it
-        (else left: its texts are kept), and replaced either way."""
+        (else left: its texts are kept), and replaced either way. `first`:
+        while texts are missing, how many matches to look for in the list's
+        order before the rest's texts are made (`Scan.first`)."""
         wanted = tuple(query_terms)
         answers = self._answers(reviews)
         running = answers.running
@@ -125,7 +143,7 @@ class SearchIndex:
         if running is not None and narrows(wanted, running.wanted):
             scan = running.narrowed(wanted)
         if scan is None:
-            scan = self._plan(answers, wanted, bits, rest)
+            scan = self._plan(answers, wanted, bits, rest, first)
         answers.running = None if scan.done else scan
         return scan
 
@@ -174,7 +192,8 @@ class SearchIndex:
         first search does not read every review's body)."""
         yield from self._make(reviews, piece)
         answers = self._answers(reviews)
-        texts = self._aligned(answers)
+        yield from self._align(answers, piece * 64)
+        texts = answers.texts
         if texts is None:
             return  # the list changed meanwhile (a reload)
         step = piece * 256
@@ -188,55 +207,90 @@ class SearchIndex:
             answers.remember((char,), bits_of(b"".join(hits)))
 
     def _plan(
-        self, answers: ListAnswers[Review], wanted: tuple[str, ...], bits: int, rest: tuple[str, ...]
+        self,
+        answers: ListAnswers[Review],
+        wanted: tuple[str, ...],
+        bits: int,
+        rest: tuple[str, ...],
+        first: int | None = None,
     ) -> Scan[Review]:
         """A scan of `wanted` where `bits` (what kept answers leave) says, for
-        the terms of `rest`; texts not made yet are made first."""
+        the terms of `rest`. Nothing here costs what the list's length costs:
+        this runs in a key's turn. Texts that may be missing are made as the
+        scan reaches them (`Scan`'s `make`)."""
         size = answers.size
         known = frozenset(term for term in wanted if term not in rest)
         parent = answers.parent(wanted, rest)
-        further, placed = answers.typed_further(wanted, rest, bits)
+        further, among, placed = answers.typed_further(wanted, rest, bits)
         if further is not None:  # its term first: where to look is known for it
             assert parent is not None
             rest = (further.term, *(term for term in rest if term != further.term))
             anchor = answers.full[parent[1]].term
             job = Job(
-                rest, further.reviews, further.texts, further.places, further.starts, placed, known, anchor
+                rest,
+                further.reviews,
+                further.texts,
+                further.places,
+                further.starts,
+                placed,
+                known,
+                anchor,
+                among,
             )
             return Scan(answers, wanted, [job])
         flags = None if bits == answers.every else flags_of(bits, size)
+        texts = self._aligned(answers)
+        if texts is not None:
+            return Scan(answers, wanted, [Span(rest, answers.source, texts, self._lookup, flags, known)])
+        span = Span(rest, answers.source, None, self._text_of, flags, known)
+        return Scan(answers, wanted, [span], make=functools.partial(self._make_for, answers), first=first)
 
-        def build() -> list[Job[Review]]:
-            lookup = self._lookup
-            return [Span(rest, answers.source, self._aligned(answers), lookup, flags, known)]
-
-        if self._aligned(answers) is not None:
-            return Scan(answers, wanted, build())
-        reviews = list(answers.source) if flags is None else list(compress(answers.source, flags))
-        if not self._missing(reviews):
-            return Scan(answers, wanted, build())
-
-        def making(piece: int | None) -> Iterator[None]:
-            if piece is None:
-                self._read_in_file_order(reviews)
-            else:
-                yield from self._make(reviews, piece)
-
-        return Scan(answers, wanted, None, making=making, build=build)
+    def _make_for(
+        self, answers: ListAnswers[Review], chunks: Iterable[Sequence[Review]], piece: int
+    ) -> Iterator[None]:
+        """A scan's `make`: the texts missing of its candidates, then, if every
+        text of the list is made now, them in its order (`_align`)."""
+        yield from self._make_chunks(chunks, piece)
+        yield from self._align(answers, piece * 256)
 
     def _lookup(self, review: Review) -> str:
         return self._texts[id(review)]
 
+    def _text_of(self, review: Review) -> str:
+        """Its text, made now if it is not yet."""
+        text = self._texts.get(id(review))
+        return self.text(review) if text is None else text
+
+    ALIGN_AT_ONCE = 8192
+    """The longest list whose texts `_aligned` looks up in one go (~2 ms); a
+    longer one's (~23 ms at 100,000) are looked up by `prepare`, in pieces."""
+
     def _aligned(self, answers: ListAnswers[Review]) -> list[str] | None:
         """The texts of `answers`' list, one a review in its order, once every
-        one is made (looked up once a list: ~30 ms at 100,000)."""
-        made = len(self._texts)
-        if answers.texts is None and made >= answers.size and made != answers.looked_at:
-            answers.looked_at = made
-            texts = list(map(self._texts.get, map(id, answers.source)))
-            if None not in texts:
-                answers.texts = texts  # type: ignore[assignment]  # no None in it
+        one is made and they were looked up (a scan of a list whose texts are
+        not takes each text by its review: ~0.25 µs a candidate more)."""
+        if answers.texts is None and answers.size <= self.ALIGN_AT_ONCE:
+            for _ in self._align(answers, max(1, answers.size)):
+                pass
         return answers.texts
+
+    def _align(self, answers: ListAnswers[Review], piece: int) -> Iterator[None]:
+        """Look up the texts of `answers`' list in its order (`ListAnswers.texts`),
+        `piece` reviews at a time, if every one may be made; no more than once
+        for as many texts made."""
+        made = len(self._texts)
+        if answers.texts is not None or made < answers.size or made == answers.looked_at:
+            return
+        answers.looked_at = made
+        get, source = self._texts.get, answers.source
+        texts: list[str] = []
+        for start in range(0, answers.size, piece):
+            part = list(map(get, map(id, source[start : start + piece])))
+            if None in part:
+                return
+            texts.extend(part)  # type: ignore[arg-type]  # no None in it
+            yield
+        answers.texts = texts
 
     def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
         if not isinstance(reviews, Sequence):
@@ -254,12 +308,19 @@ class SearchIndex:
         return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
 
     def _make(self, reviews: Sequence[Review], piece: int) -> Iterator[None]:
-        """Make the missing texts of `reviews` a page at a time (a page's
-        reviews share a compressed block in the parse cache, inflated once for
-        all of them), yielding every `piece` texts or so."""
+        step = piece * 128
+        return self._make_chunks(
+            (reviews[start : start + step] for start in range(0, len(reviews), step)), piece
+        )
+
+    def _make_chunks(self, chunks: Iterable[Sequence[Review]], piece: int) -> Iterator[None]:
+        """Make the missing texts of the reviews in `chunks` a page at a time
+        (a page's reviews share a compressed block in the parse cache, inflated
+        once for all of them; the list's order visits each block ~3 times),
+        yielding after each chunk is looked at and every `piece` texts or so."""
         pages: dict[object, list[Review]] = {}
-        for start in range(0, len(reviews), piece * 128):
-            for review in self._missing(reviews[start : start + piece * 128]):
+        for chunk in chunks:
+            for review in self._missing(chunk):
                 pages.setdefault(review.location.path, []).append(review)
             yield
         made = 0
@@ -271,16 +332,6 @@ class SearchIndex:
                 made = 0
                 yield
 
-    def _read_in_file_order(self, reviews: Sequence[Review]) -> None:
-        """Make the texts not made yet in file order: the reviews of a page
-        share a compressed block in the parse cache, inflated once for all of
-        them (the list's reading order visits each block ~3 times)."""
-        missing = self._missing(reviews)
-        if len(missing) > 1:
-            missing.sort(key=_place)
-        for review in missing:
-            self.text(review)
-
     def retain(self, alive: Iterable[Review]) -> None:
         """Forget reviews not in `alive` (after a reload), and every answer."""
         keep = {id(review) for review in alive}
@@ -290,11 +341,6 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self._texts)
-
-
-def _place(review: Review) -> tuple:
-    location = review.location
-    return location.path.parts, location.line
 
 
 def spans(text: str, query_terms: Sequence[str]) -> list[tuple[int, int]]:

@@ -7,7 +7,7 @@ mark keys (`tui.ui.mark_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.content import Content
 from textual.reactive import reactive
@@ -96,7 +96,7 @@ class ReaderPanes(MainScreen):
     def checked(self, review: Review) -> frozenset[str]:
         return checked_items(self.state, review)
 
-    def _visible(self, found: list[Review] | None = None) -> list[Review]:
+    def _visible(self, found: list[Review] | None = None) -> Sequence[Review]:
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor. `found`: the first matches of a search

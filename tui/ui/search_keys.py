@@ -6,8 +6,9 @@ A character whose answer is not in memory is scanned in the list's order
 (`tui.core.search_scan`), a piece at a time, as fzf's and lazygit's filters
 do: in the key's own turn for up to `SLICE_S`. A search done by then is listed
 whole in the key's frame. One that is not (a term's second character at
-100,000 reviews, or the first search, which reads every review's text) lists
-what it found, if that fills the list's page: the key's frame shows the
+100,000 reviews, or the first search, which makes the texts it reaches in the
+list's order) lists what it found once that fills the list's page, as soon as
+its pace says it will not be done in time: the key's frame shows the
 character and the first rows (the first matches in the list's order: nothing
 later can come before them), its count marked as still counting; the rest is
 scanned in an async worker, in slices of `SLICE_S` with the loop free in
@@ -96,9 +97,16 @@ class Typing:
     def first_rows(self) -> bool:
         """Found enough matches to list: a page, and the open review if it matches."""
         scan = self.scan
-        if scan.making or (self.selected_at is not None and scan.place <= self.selected_at):
+        if self.selected_at is not None and scan.place <= self.selected_at:
             return False
         return len(scan.found) >= self.page
+
+
+def _done_in_time(scan: Scan[Review], left: int, spent: float, time_left: float) -> bool:
+    """Will `scan` be done in `time_left`, at the pace it tested candidates in
+    `spent` (`left` of them then)? Not while texts are made."""
+    tested = left - scan.candidates
+    return scan.texts_made and tested > 0 and spent * scan.candidates <= time_left * tested
 
 
 class SearchKeys(ReaderPanes):
@@ -113,21 +121,27 @@ class SearchKeys(ReaderPanes):
             if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
                 self._list_by(after)
             return
+        page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
         typing = self.search_typing = Typing(
-            self.search_index.scan(source, rest.terms), after, self.filters, self.search_turn
+            self.search_index.scan(source, rest.terms, first=page), after, self.filters, self.search_turn
         )
         typing.library = self.library.reviews
-        typing.page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
+        typing.page = page
         selected = self.library.by_key.get(self.current_key) if self.current_key else None
         if selected is not None and self.search_index.matches(selected, rest.terms):
             with contextlib.suppress(ValueError):  # not in the tag's list (muted)
                 typing.selected_at = operator.indexOf(source, selected)  # it stays selected
         scan = typing.scan
-        deadline = time.perf_counter() + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)
+        started = time.perf_counter()
+        deadline = started + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)
+        left = scan.candidates
         pieces = 0
-        while not scan.done and time.perf_counter() < deadline:
-            if KEY_PIECES is not None and pieces >= KEY_PIECES and typing.first_rows():
-                break
+        while not scan.done and (now := time.perf_counter()) < deadline:
+            if typing.first_rows() and (
+                (KEY_PIECES is not None and pieces >= KEY_PIECES)
+                or not _done_in_time(scan, left, now - started, deadline - now)
+            ):
+                break  # the first rows now, the rest off the key: two frames either way
             scan.advance(SCAN_PIECE)
             pieces += 1
         if scan.done:
