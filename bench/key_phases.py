@@ -1,6 +1,7 @@
 """The key bench's phases beyond j/k, open, check, back and tag switch
-(`startup.keys_app` runs them after those): page keys, the filter keys, the
-saved views and search as you type, each timed by `startup.Timings`.
+(`startup.keys_app` runs them after those): page keys, `r` and its undo `z`,
+the filter keys, the saved views and search as you type, each timed by
+`startup.Timings`.
 
 Every phase starts from the same place: every filter off, All chosen, the
 review list focused (set up untimed). The views are the worker's own config
@@ -108,6 +109,13 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
     await _home(app, pilot)
     for key in bounce(reviews.highlighted or 0, max(1, len(reviews.reviews) // 18), rounds):
         await timings.press(pilot, "page", "pagedown" if key == "j" else "pageup")
+
+    await _home(app, pilot)
+    for _ in range(rounds):
+        await timings.press(pilot, "mark_r", "r")  # read (or unread) the highlighted review
+        await timings.press(pilot, "undo_z", "z")  # and back
+        await pilot.press("j")  # the next review (untimed)
+        await pilot.pause()
 
     await _home(app, pilot)
     for _ in range(rounds):

@@ -1028,6 +1028,8 @@ KEY_ACTIONS = {
     "back_escape": "back to the list (escape)",
     "tag_switch": "switch tag (j/k in tags)",
     "page": "page down / up in the review list",
+    "mark_r": "mark read / unread (r)",
+    "undo_z": "undo the marking (z)",
     "filter_u": "unread only on / off (u)",
     "filter_v": "next verdict (v)",
     "filter_t": "unchecked only on / off (t)",

@@ -10,6 +10,7 @@ moved aside, never overwritten, and the caller is told so it can warn the user.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import errno
 import json
@@ -18,6 +19,8 @@ import os
 import stat
 import time
 from collections.abc import Iterator
+from itertools import compress
+from operator import is_not
 from pathlib import Path
 from typing import NamedTuple
 
@@ -151,7 +154,7 @@ class ReadState(Marks):
                 merge_into(snapshot.reviews, theirs, replaced)  # never changes the state's own marks
                 _remove_leftovers(self.path)
                 self._written = None
-                _write_atomic(self.path, self._encoder.dump(snapshot.reviews))
+                _write_atomic(self.path, *self._encoder.dump(snapshot.reviews))
                 self._written = _file_key(self.path)
             # Of the file's marks, only those newer than the snapshot's can be
             # news to the state (its own are as new as the snapshot's, or newer).
@@ -407,31 +410,47 @@ def _json(value: object) -> bytes:
 
 
 def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
-    return _Encoder().dump(reviews)
+    return b"".join(_Encoder().dump(reviews))
+
+
+_CHUNK = 1024
+"""Reviews joined into one piece of the file: each join holds the GIL only briefly."""
 
 
 class _Encoder:
     """The state file's bytes (the JSON of `{format, version, reviews}`, keys
-    sorted, compact), each review's part kept with the marks it was made of:
-    marks never change in place (`ReviewMarks`), so a save encodes only the
-    reviews whose marks changed since the last, and joins the rest."""
+    sorted, compact), in pieces, with each review's part kept with the marks it
+    was made of: marks never change in place (`ReviewMarks`), so a save encodes
+    only the reviews whose marks changed since the last, and joins the rest.
+    Used by one write at a time (the writer's own)."""
 
     def __init__(self) -> None:
-        self._parts: dict[str, tuple[ReviewMarks, bytes]] = {}
+        self._marks: dict[str, ReviewMarks] = {}  # what each part was made of
+        self._parts: dict[str, bytes] = {}
+        self._order: list[str] = []  # the keys of `_marks`, sorted
 
-    def dump(self, reviews: dict[str, ReviewMarks]) -> bytes:
-        kept = self._parts
-        parts: dict[str, tuple[ReviewMarks, bytes]] = {}
-        out = []
-        for key in sorted(reviews):
-            marks = reviews[key]
-            part = kept.get(key)
-            if part is None or part[0] is not marks:
-                part = (marks, _json(key) + b":" + _json(_entry(marks)))
-            parts[key] = part
-            out.append(part[1])
-        self._parts = parts
-        return _HEAD + b",".join(out) + b"}}\n"
+    def dump(self, reviews: dict[str, ReviewMarks]) -> list[bytes]:
+        made, parts, order = self._marks, self._parts, self._order
+        if made.keys() != reviews.keys():
+            new = reviews.keys() - made.keys()
+            if made.keys() - reviews.keys() or len(new) > len(order) // 8:
+                order = self._order = sorted(reviews)
+                made = self._marks = {key: made[key] for key in order if key in made}
+                parts = self._parts = {key: parts[key] for key in made}
+            else:
+                for key in new:
+                    bisect.insort(order, key)
+        # The keys whose marks are not the ones their part was made of (C loops: few, usually).
+        for key in compress(order, map(is_not, map(reviews.__getitem__, order), map(made.get, order))):
+            marks = made[key] = reviews[key]
+            parts[key] = _json(key) + b":" + _json(_entry(marks))
+        out = [_HEAD]
+        for start in range(0, len(order), _CHUNK):
+            if start:
+                out.append(b",")
+            out.append(b",".join(map(parts.__getitem__, order[start : start + _CHUNK])))
+        out.append(b"}}\n")
+        return out
 
 
 def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
