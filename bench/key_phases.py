@@ -102,7 +102,8 @@ def _rows_shown(app):
     return lambda: app.reader.filters.query == box.value
 
 
-async def run(app, pilot, timings, bounce, rounds: int) -> None:
+async def run(app, pilot, timings, bounce, rounds: int, search: bool = True) -> None:
+    """`search`: False leaves the search phase out."""
     from tui.ui.widgets.review_list import ReviewList
 
     reviews = app.query_one(ReviewList)
@@ -139,6 +140,8 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         await timings.press(pilot, "filter_x", "x")
 
     await _home(app, pilot)
+    if not search:
+        return
     for box in app.query("#search-input").results(Input):
         # No blink from the first `/` on: a blink is a frame, and the frames of
         # the texts made when the box first opens would count as the key's.

@@ -86,6 +86,7 @@ def main() -> int:
         "--presses", default="100,30,30", help="j/k presses, tag switches (and rounds), opens"
     )
     parser.add_argument("--state-keys", type=int, default=0, help="start with a state of this many keys")
+    parser.add_argument("--no-search", action="store_true", help="leave the search phase out")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-keys-"))
     try:
@@ -129,7 +130,7 @@ def main() -> int:
                 root, bench = sides[name]
                 for n, corpus in corpora.items():
                     env = {**child_env(tmp / name), "XDG_CACHE_HOME": str(tmp / f"cache-{name}-{n}")}
-                    presses = args.presses if round_ else "1,1,1"
+                    presses = (args.presses if round_ else "1,1,1") + (",nosearch" if args.no_search else "")
                     result = _worker(root, bench, corpus, tmp, env, presses, marks.get(n))
                     if round_:
                         results.setdefault((name, n), []).append(result)
