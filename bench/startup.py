@@ -391,7 +391,8 @@ def app_checkpoints(count: int) -> dict[str, tuple[Marker, ...]]:
     """prdigest-tui's two moments in one run (see the module docstring)."""
     return {
         "paint": (STATUS_COUNT, PAINT_VERDICT),
-        "loaded": (f"{count:,}/{count:,}", f"{count:,} reviews · "),
+        # The All row's unread/total: any unread count, for a start with a state file.
+        "loaded": (re.compile(rf"\d[\d,]*/{count:,}(?![\d,])"), f"{count:,} reviews · "),
     }
 
 

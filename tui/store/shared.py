@@ -34,6 +34,7 @@ from tui.store import journal
 from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
+from tui.store.marks_merge import merge_into
 from tui.store.safe_read import OPEN_FLAGS
 from tui.store.shared_scan import (
     MAX_MARKS_BYTES,
@@ -51,7 +52,6 @@ from tui.store.state import (
     Snapshot,
     StateError,
     locked,
-    merge_into,
     move_aside,
 )
 

@@ -10,7 +10,6 @@ moved aside, never overwritten, and the caller is told so it can warn the user.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import errno
 import json
@@ -19,23 +18,21 @@ import os
 import stat
 import time
 from collections.abc import Iterator
-from itertools import compress
-from operator import is_not
 from pathlib import Path
 from typing import NamedTuple
 
 from tui.core.clock import HybridClock, Stamp
 from tui.core.marks import Mark, Marks, ReviewMarks, Seen, is_fingerprint
 from tui.store.atomic import write_atomic as _write_atomic
+from tui.store.marks_merge import merge_into
+from tui.store.marks_merge import newest as _newest
 from tui.store.safe_read import NotRegular, UnfitFile, read_regular
+from tui.store.state_encode import FORMAT, VERSION, Encoder
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
-
-FORMAT = "prdigest-tui/state"
-VERSION = 1
 
 
 class StateError(Exception):
@@ -73,9 +70,9 @@ class ReadState(Marks):
         and every later save tries again."""
         self._saved = 0  # of the marks made, how many the file holds
         # The writer's own (one write at a time): the file as the last write left
-        # it, and each review's JSON as it was last written (`_Encoder`).
+        # it, and each review's JSON as it was last written (`tui.store.state_encode`).
         self._written: tuple[int, ...] | None = None
-        self._encoder = _Encoder()
+        self._encoder = Encoder()
 
     @property
     def unsaved(self) -> bool:
@@ -219,16 +216,6 @@ class ReadState(Marks):
     def _observe(self, reviews: dict[str, ReviewMarks]) -> None:
         if (newest := _newest(reviews)) is not None:
             self.clock.observe(newest)
-
-
-def _newest(reviews: dict[str, ReviewMarks]) -> Stamp | None:
-    """The latest stamp of any mark in `reviews`: what the clock must see."""
-    newest: Stamp | None = None
-    for marks in reviews.values():
-        for mark in (marks.read, marks.seen, *marks.items.values()):
-            if mark is not None and (newest is None or mark.at > newest):
-                newest = mark.at
-    return newest
 
 
 def _file_key(path: Path) -> tuple[int, ...] | None:
@@ -392,129 +379,6 @@ def _is_count(value: object) -> bool:
 def _short(raw: object) -> str:
     text = repr(raw)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-_HEAD = b'{"format":"%s","version":%d,"reviews":{' % (FORMAT.encode(), VERSION)
-
-
-def _entry(marks: ReviewMarks) -> dict[str, object]:
-    return {
-        **({"read": marks.read.to_json()} if marks.read else {}),
-        **({"seen": marks.seen.to_json()} if marks.seen else {}),
-        "items": {item: mark.to_json() for item, mark in sorted(marks.items.items())},
-    }
-
-
-def _json(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
-    return b"".join(_Encoder().dump(reviews))
-
-
-_CHUNK = 1024
-"""Reviews joined into one piece of the file: each join holds the GIL only briefly."""
-
-
-class _Encoder:
-    """The state file's bytes (the JSON of `{format, version, reviews}`, keys
-    sorted, compact), in pieces, with each review's part kept with the marks it
-    was made of: marks never change in place (`ReviewMarks`), so a save encodes
-    only the reviews whose marks changed since the last, and joins the rest.
-    Used by one write at a time (the writer's own)."""
-
-    def __init__(self) -> None:
-        self._marks: dict[str, ReviewMarks] = {}  # what each part was made of
-        self._parts: dict[str, bytes] = {}
-        self._order: list[str] = []  # the keys of `_marks`, sorted
-
-    def dump(self, reviews: dict[str, ReviewMarks]) -> list[bytes]:
-        made, parts, order = self._marks, self._parts, self._order
-        if made.keys() != reviews.keys():
-            new = reviews.keys() - made.keys()
-            if made.keys() - reviews.keys() or len(new) > len(order) // 8:
-                order = self._order = sorted(reviews)
-                made = self._marks = {key: made[key] for key in order if key in made}
-                parts = self._parts = {key: parts[key] for key in made}
-            else:
-                for key in new:
-                    bisect.insort(order, key)
-        # The keys whose marks are not the ones their part was made of (C loops: few, usually).
-        for key in compress(order, map(is_not, map(reviews.__getitem__, order), map(made.get, order))):
-            marks = made[key] = reviews[key]
-            parts[key] = _json(key) + b":" + _json(_entry(marks))
-        out = [_HEAD]
-        for start in range(0, len(order), _CHUNK):
-            if start:
-                out.append(b",")
-            out.append(b",".join(map(parts.__getitem__, order[start : start + _CHUNK])))
-        out.append(b"}}\n")
-        return out
-
-
-def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
-    """The later mark; two with one stamp (two machines given one id) are
-    ordered by what they say, so every machine keeps the same one."""
-    if theirs is None:
-        return ours
-    if ours is None or theirs.at > ours.at:
-        return theirs
-    if theirs.at == ours.at and (theirs.value, theirs.digest or "") > (ours.value, ours.digest or ""):
-        return theirs
-    return ours
-
-
-def _newer_seen(ours: Seen | None, theirs: Seen) -> bool:
-    """Whether `theirs` is the later; at one stamp, the greater fingerprint text
-    (as `journal` folds them: the same in any order)."""
-    if ours is None or theirs.at > ours.at:
-        return True
-    return (
-        theirs.at == ours.at
-        and isinstance(ours.fingerprint, str)
-        and isinstance(theirs.fingerprint, str)
-        and theirs.fingerprint > ours.fingerprint
-    )
-
-
-_NO_MARKS = ReviewMarks()  # never changed: copied
-
-
-def merge_into(
-    ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks], replaced: list[str] | None = None
-) -> bool:
-    """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value.
-    A review's marks that change are replaced by a changed copy, never changed
-    in place (`ReviewMarks`); their keys are added to `replaced`."""
-    changed = False
-    for key, their_marks in theirs.items():
-        mine = ours.get(key)
-        base = mine if mine is not None else _NO_MARKS
-        new: ReviewMarks | None = None
-        read = _newer(base.read, their_marks.read)
-        if read is not base.read:
-            changed |= (base.read.value if base.read else False) != read.value  # type: ignore[union-attr]
-            new = base.copy()
-            new.read = read
-        if their_marks.seen and _newer_seen(base.seen, their_marks.seen):
-            new = new or base.copy()
-            new.seen = their_marks.seen
-            changed = True
-        for item, their_mark in their_marks.items.items():
-            my_mark = base.items.get(item)
-            best = _newer(my_mark, their_mark)
-            if best is not my_mark:
-                changed |= (my_mark.value if my_mark else False) != best.value  # type: ignore[union-attr]
-                new = new or base.copy()
-                new.items[item] = best  # type: ignore[assignment]
-        if new is None and mine is None:
-            new = ReviewMarks()
-        if new is not None:
-            ours[key] = new
-            if replaced is not None:
-                replaced.append(key)
-    return changed
 
 
 class UnfitLock(OSError):
