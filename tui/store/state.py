@@ -3,7 +3,8 @@
 Every mark carries when it was made (a hybrid logical clock's stamp,
 `tui.core.clock`: wall-clock time, but always later than every mark read), so two
 instances writing the same file merge instead of overwriting each other: on save,
-the file on disk is read under a lock, the newer mark wins field by field, and the result is written atomically
+the file on disk is read under a lock (unless it is the file this state read or
+wrote last), the newer mark wins field by field, and the result is written atomically
 (temp file, fsync, rename, fsync of the folder). A file that cannot be read is
 moved aside, never overwritten, and the caller is told so it can warn the user.
 """
