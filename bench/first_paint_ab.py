@@ -1,6 +1,6 @@
 """First paint of two checkouts, interleaved, with the CPU time spent until it.
 
-    python bench/first_paint_ab.py A_DIR B_DIR [--rounds 8] [--big]
+    python bench/first_paint_ab.py A_DIR B_DIR [--rounds 8] [--big] [--only 100k] [--state FILE]
 
 Each DIR is a checkout with its own `.venv` (as for `ab.py`). Every round, for
 each condition (corpus x warm / no parse cache), starts the bare app, then A
@@ -10,7 +10,9 @@ time until the first paint and the CPU time the process has spent by then
 appears; a forked parser child is not in it). CPU time moves less than wall
 time on a busy machine: six sessions on two cores double a wall figure, not a
 CPU one. Corpora: the bundled digest and `make_corpus.py` 10,000; `--big` adds
-100,000 (pages of 10) and 10,000 one a file. Timings are never pass/fail.
+100,000 (pages of 10) and 10,000 one a file; `--only` keeps the corpora named.
+`--state FILE`: every start finds a copy of this state file (e.g. one of
+`big_state.py`'s) instead of none. Timings are never pass/fail.
 """
 
 from __future__ import annotations
@@ -97,15 +99,21 @@ def main() -> int:
     parser.add_argument("b", type=Path)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--big", action="store_true")
+    parser.add_argument("--only", nargs="+", help="only these corpora (8, 10k, 100k, 10k1)")
+    parser.add_argument("--state", type=Path, help="a state file each start begins with")
     args = parser.parse_args()
     sides = {"A": args.a.resolve(), "B": args.b.resolve()}
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-paint-ab-"))
     try:
         (tmp / "empty").mkdir()
         env = child_env(tmp)
-        corpora: dict[str, tuple[list[str], int]] = {"8": ([], 8)}
+        corpora: dict[str, tuple[list[str], int]] = (
+            {} if args.only and "8" not in args.only else {"8": ([], 8)}
+        )
         sizes = [("10k", 10_000, 10)] + ([("100k", 100_000, 10), ("10k1", 10_000, 1)] if args.big else [])
         for name, reviews, per_file in sizes:
+            if args.only and name not in args.only:
+                continue
             generate(tmp / name, reviews, per_file=per_file)
             corpora[name] = ([str(tmp / name)], reviews)
         conditions = [(name, warm) for name in corpora for warm in (True, False)]
@@ -117,7 +125,10 @@ def main() -> int:
                 shutil.rmtree(home, ignore_errors=True)
             run_env = {**env, "XDG_CACHE_HOME": str(home)}
             paths, count = corpora[name]
-            argv = [exe, "--lang", "en", "--state", str(tmp / f"state-{side}.json"), *paths]
+            state = tmp / f"state-{side}.json"
+            if args.state is not None:
+                shutil.copyfile(args.state, state)
+            argv = [exe, "--lang", "en", "--state", str(state), *paths]
             if settle:  # fill the warm cache
                 run_in_pty(
                     argv, tmp / "empty", run_env, app_checkpoints(count), b"q", None, cache_filled(home)

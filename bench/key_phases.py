@@ -1,6 +1,7 @@
 """The key bench's phases beyond j/k, open, check, back and tag switch
-(`startup.keys_app` runs them after those): page keys, the filter keys, the
-saved views and search as you type, each timed by `startup.Timings`.
+(`startup.keys_app` runs them after those): page keys, `r` and its undo `z`,
+the filter keys, the saved views and search as you type, each timed by
+`startup.Timings`.
 
 Every phase starts from the same place: every filter off, All chosen, the
 review list focused (set up untimed). The views are the worker's own config
@@ -112,13 +113,21 @@ def _rows_shown(app):
     return lambda: app.reader.filters.query == box.value
 
 
-async def run(app, pilot, timings, bounce, rounds: int) -> None:
+async def run(app, pilot, timings, bounce, rounds: int, search: bool = True) -> None:
+    """`search`: False leaves the search phase out."""
     from tui.ui.widgets.review_list import ReviewList
 
     reviews = app.query_one(ReviewList)
     await _home(app, pilot)
     for key in bounce(reviews.highlighted or 0, max(1, len(reviews.reviews) // 18), rounds):
         await timings.press(pilot, "page", "pagedown" if key == "j" else "pageup")
+
+    await _home(app, pilot)
+    for _ in range(rounds):
+        await timings.press(pilot, "mark_r", "r")  # read (or unread) the highlighted review
+        await timings.press(pilot, "undo_z", "z")  # and back
+        await pilot.press("j")  # the next review (untimed)
+        await pilot.pause()
 
     await _home(app, pilot)
     for _ in range(rounds):
@@ -142,6 +151,8 @@ async def run(app, pilot, timings, bounce, rounds: int) -> None:
         await timings.press(pilot, "filter_x", "x")
 
     await _home(app, pilot)
+    if not search:
+        return
     for box in app.query("#search-input").results(Input):
         # No blink from the first `/` on: a blink is a frame, and the frames of
         # the texts made when the box first opens would count as the key's.

@@ -2,7 +2,7 @@
 processes, optionally side by side with another checkout (interleaved).
 
     python bench/keys_bench.py [--reviews 10000 100000] [--rounds 2] [--before OTHER_CHECKOUT]
-        [--corpus EXISTING_CORPUS] [--presses 100,100,100]
+        [--corpus EXISTING_CORPUS] [--presses 100,100,100] [--state-keys N] [--no-search]
 
 Each round runs the worker once per corpus and side (the other checkout first
 on even rounds). The other checkout runs THIS checkout's bench scripts (copied
@@ -14,6 +14,11 @@ first, untimed start. `--corpus`: an existing corpus (read only, e.g.
 ten queries: 10 opens, ~67 characters, ~68 backspaces), for a p95 of
 100 presses rather than 30. Prints, per corpus and action, the median over rounds of
 CPU p50 / p95 and key -> first / last frame p50 / p95 (ms). Not a test.
+
+`--state-keys N`: each start finds a state file of N review keys, a third
+read (`bench/big_state.py`, written once per corpus after the first round
+with this checkout's code, copied in before every start): a reader who has
+read for months, rather than an empty state.
 """
 
 from __future__ import annotations
@@ -43,8 +48,19 @@ FIGURES = (
 first rows, `key_phases._rows_shown`); for search keys only."""
 
 
-def _worker(root: Path, bench: Path, corpus: Path, tmp: Path, env: dict[str, str], presses: str) -> dict:
+def _worker(
+    root: Path,
+    bench: Path,
+    corpus: Path,
+    tmp: Path,
+    env: dict[str, str],
+    presses: str,
+    marks: Path | None = None,
+) -> dict:
+    """`marks`: a state file to start with (copied: the reader writes to it)."""
     state = tmp / "keys-state.json"
+    if marks is not None:
+        shutil.copyfile(marks, state)
     out = subprocess.run(
         [
             str(root / ".venv" / "bin" / "python"),
@@ -78,6 +94,8 @@ def main() -> int:
         type=Path,
         help="an existing corpus (read only) of --reviews' one size, in place of writing it",
     )
+    parser.add_argument("--state-keys", type=int, default=0, help="start with a state of this many keys")
+    parser.add_argument("--no-search", action="store_true", help="leave the search phase out")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-keys-"))
     try:
@@ -98,13 +116,33 @@ def main() -> int:
             progress(f"writing {n} reviews")
             generate(corpora[n], n, seed=0)
         results: dict[tuple[str, int], list[dict]] = {}
+        marks: dict[int, Path] = {}
         for round_ in range(args.rounds + 1):  # round 0 fills the parse caches, untimed
+            if round_ == 1 and args.state_keys:
+                for n, corpus in corpora.items():
+                    marks[n] = tmp / f"marks-{n}.json"
+                    progress(f"writing a state of {args.state_keys:,} keys for {n:,} reviews")
+                    env = {**child_env(tmp / "after"), "XDG_CACHE_HOME": str(tmp / f"cache-after-{n}")}
+                    subprocess.run(
+                        [
+                            str(ROOT / ".venv" / "bin" / "python"),
+                            str(BENCH / "big_state.py"),
+                            str(corpus),
+                            str(marks[n]),
+                            "--keys",
+                            str(args.state_keys),
+                        ],
+                        check=True,
+                        cwd=BENCH,
+                        env=env,
+                    )
             order = list(sides) if round_ % 2 else list(reversed(sides))
             for name in order:
                 root, bench = sides[name]
                 for n, corpus in corpora.items():
                     env = {**child_env(tmp / name), "XDG_CACHE_HOME": str(tmp / f"cache-{name}-{n}")}
-                    result = _worker(root, bench, corpus, tmp, env, args.presses if round_ else "1,1,1")
+                    presses = (args.presses if round_ else "1,1,1") + (",nosearch" if args.no_search else "")
+                    result = _worker(root, bench, corpus, tmp, env, presses, marks.get(n))
                     if round_:
                         results.setdefault((name, n), []).append(result)
                     progress(f"round {round_}: {name} at {n:,} done")
@@ -114,8 +152,13 @@ def main() -> int:
                 f"{statistics.median(r.get('peak_rss_mb', float('nan')) for r in runs[name]):.0f}"
                 for name in sides
             )
+            mount = " / ".join(
+                f"{statistics.median(r['mount'] for r in runs[name]) * 1000:.0f}" for name in sides
+            )
+            state = f"a state of {args.state_keys:,} keys" if args.state_keys else "an empty state"
             print(
-                f"\n### {n:,} reviews: medians of {args.rounds} runs, ms ({' / '.join(sides)}); worker peak RSS {rss} MB\n"
+                f"\n### {n:,} reviews, {state}: medians of {args.rounds} runs, ms ({' / '.join(sides)}); "
+                f"worker peak RSS {rss} MB; in-process mount {mount} ms\n"
             )
             print("| action | presses | " + " | ".join(FIGURES) + " |")
             print("|---|---:|" + "---:|" * len(FIGURES))

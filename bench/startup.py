@@ -391,7 +391,8 @@ def app_checkpoints(count: int) -> dict[str, tuple[Marker, ...]]:
     """prdigest-tui's two moments in one run (see the module docstring)."""
     return {
         "paint": (STATUS_COUNT, PAINT_VERDICT),
-        "loaded": (f"{count:,}/{count:,}", f"{count:,} reviews · "),
+        # The All row's unread/total: any unread count, for a start with a state file.
+        "loaded": (re.compile(rf"\d[\d,]*/{count:,}(?![\d,])"), f"{count:,} reviews · "),
     }
 
 
@@ -690,7 +691,9 @@ async def keys_bare(presses: int) -> dict:
     return {"mount": mount, **timings.results()}
 
 
-async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, opens: int) -> dict:
+async def keys_app(
+    corpus: str, state: Path, list_presses: int, switches: int, opens: int, search: bool = True
+) -> dict:
     """Keys on prdigest-tui once every file is loaded: until then the batches
     the background load delivers would be timed with whatever key is pressed."""
     import key_phases
@@ -732,7 +735,7 @@ async def keys_app(corpus: str, state: Path, list_presses: int, switches: int, o
         assert app.focused is tags, f"tag list not focused: {app.focused}"
         for key in _bounce(tags.highlighted or 0, len(tags.counts), switches):
             await timings.press(pilot, "tag_switch", key)
-        await key_phases.run(app, pilot, timings, _bounce, switches)
+        await key_phases.run(app, pilot, timings, _bounce, switches, search)
         rows = {"reviews": len(app.reader.library.reviews), "tags": len(tags.counts)}
     import resource
 
@@ -787,11 +790,15 @@ def worker_main(argv: list[str]) -> int | None:
     elif kind == "_keys" and rest[0] == "bare":
         result = asyncio.run(keys_bare(int(rest[2])))
     elif kind == "_keys":
-        corpus, state, presses, switches, opens = rest
+        corpus, state, presses, switches, opens, *flags = rest
         from tui import runtime  # the reader's process-wide tweaks, as `cli.run` installs them
 
         with runtime.installed():
-            result = asyncio.run(keys_app(corpus, Path(state), int(presses), int(switches), int(opens)))
+            result = asyncio.run(
+                keys_app(
+                    corpus, Path(state), int(presses), int(switches), int(opens), "nosearch" not in flags
+                )
+            )
     elif kind == "_reload":
         from tui import runtime
 
@@ -1028,6 +1035,8 @@ KEY_ACTIONS = {
     "back_escape": "back to the list (escape)",
     "tag_switch": "switch tag (j/k in tags)",
     "page": "page down / up in the review list",
+    "mark_r": "mark read / unread (r)",
+    "undo_z": "undo the marking (z)",
     "filter_u": "unread only on / off (u)",
     "filter_v": "next verdict (v)",
     "filter_t": "unchecked only on / off (t)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges, compare
@@ -86,7 +87,11 @@ def decoded(fingerprint: dict[str, object] | str) -> dict[str, object] | None:
 
 
 class ReviewMarks:
-    """One review's marks. (A plain class: see changes.ReviewChanges.)"""
+    """One review's marks. (A plain class: see changes.ReviewChanges.)
+
+    Once in a `Marks`, never changed in place: a change puts a changed copy
+    (`copy`) in its place, so a shallow copy of `Marks.reviews` is a snapshot
+    that the saving thread may read while marks go on changing."""
 
     __slots__ = ("items", "read", "seen")
 
@@ -95,34 +100,121 @@ class ReviewMarks:
         self.items: dict[str, Mark] = {}
         self.seen: Seen | None = None
 
+    def copy(self) -> ReviewMarks:
+        twin = ReviewMarks()
+        twin.read, twin.seen, twin.items = self.read, self.seen, dict(self.items)
+        return twin
+
+
+LOG_MAX = 4096
+"""Keys logged as changed (`Marks.changed_since`) before the log starts anew:
+past that many, whoever counts from it counts again from scratch."""
+
 
 class Marks:
     """Every review's marks, by review key, stamped by `clock` (which the state
-    file's reader shows every mark it reads: a new mark wins over all of them)."""
+    file's reader shows every mark it reads: a new mark wins over all of them).
+
+    The keys read and the keys with an item mark are kept as sets, and every
+    key whose marks change is logged (`changed_since`), so the counts of a big
+    state follow a mark at the cost of that one review's marks."""
 
     def __init__(self, clock: HybridClock | None = None) -> None:
         self.clock = clock if clock is not None else HybridClock()
-        self.reviews: dict[str, ReviewMarks] = {}
+        self._reviews: dict[str, ReviewMarks] = {}
+        self._read_set: set[str] = set()
+        self._marked_set: set[str] = set()
+        self._log: list[str] = []
+        self._titled = False  # some key is a `repo:title` one (`adopt_title_marks`)
+        self.epoch = 0
+        """Bumped when every mark may have changed (a load, a log started anew)."""
         self._changes = 0  # marks made so far
+
+    @property
+    def reviews(self) -> dict[str, ReviewMarks]:
+        """Every review's marks. Read-only: change them with the methods below
+        (or `put` a new `ReviewMarks`), which keep the sets and the log."""
+        return self._reviews
+
+    @reviews.setter
+    def reviews(self, reviews: dict[str, ReviewMarks]) -> None:
+        self._reviews = reviews
+        self._read_set = {key for key, marks in reviews.items() if marks.read and marks.read.value}
+        self._marked_set = {key for key, marks in reviews.items() if marks.items}
+        self._titled = any(":" in key for key in reviews)
+        self._log.clear()
+        self.epoch += 1
+
+    def put(self, review_key: str, marks: ReviewMarks) -> None:
+        """`marks` in place of the review's (a new object, never changed after)."""
+        self._reviews[review_key] = marks
+        self.noted((review_key,))
+
+    def noted(self, keys: Iterable[str]) -> None:
+        """The marks of `keys` were replaced (by `put` or a merge): keep the sets and the log."""
+        reviews, read, marked, log = self._reviews, self._read_set, self._marked_set, self._log
+        for key in keys:
+            marks = reviews.get(key)
+            if marks is not None and marks.read is not None and marks.read.value:
+                read.add(key)
+            else:
+                read.discard(key)
+            if marks is not None and marks.items:
+                marked.add(key)
+            else:
+                marked.discard(key)
+            if ":" in key:
+                self._titled = True
+            log.append(key)
+        if len(log) > LOG_MAX:
+            log.clear()
+            self.epoch += 1
+
+    def changed_since(self, epoch: int, position: int) -> list[str] | None:
+        """The keys whose marks changed since the log was `position` long at
+        `epoch` (repeats possible); None if that is not known any more: count again."""
+        if epoch != self.epoch or position > len(self._log):
+            return None
+        return self._log[position:]
+
+    @property
+    def log_position(self) -> int:
+        return len(self._log)
+
+    def _changed(self, review_key: str) -> ReviewMarks:
+        """A copy of the review's marks to change and `put` back."""
+        marks = self._reviews.get(review_key)
+        return marks.copy() if marks is not None else ReviewMarks()
 
     # -- queries -------------------------------------------------------------
 
     def is_read(self, review_key: str) -> bool:
-        marks = self.reviews.get(review_key)
-        return bool(marks and marks.read and marks.read.value)
+        return review_key in self._read_set
 
-    def read_keys(self) -> list[str]:
-        return [key for key, marks in self.reviews.items() if marks.read and marks.read.value]
+    def read_keys(self) -> frozenset[str]:
+        """The keys read, as they are now."""
+        return frozenset(self._read_set)
 
-    def marked_keys(self) -> set[str]:
+    def marked_keys(self) -> frozenset[str]:
         """Reviews with any item mark (checked or unchecked since): nothing of
         the others is checked."""
-        return {key for key, marks in self.reviews.items() if marks.items}
+        return frozenset(self._marked_set)
+
+    @property
+    def read_set(self) -> AbstractSet[str]:
+        """The keys read: the set kept up to date, not a copy (not to be
+        changed, nor kept past the next mark)."""
+        return self._read_set
+
+    @property
+    def marked_set(self) -> AbstractSet[str]:
+        """`marked_keys`, the set kept up to date (as `read_set`)."""
+        return self._marked_set
 
     def checked(self, review_key: str, digests: dict[str, str] | None = None) -> frozenset[str]:
         """Checked item keys. Given the items' current digests, a check made on
         different text does not count: the reader has not seen the new text."""
-        marks = self.reviews.get(review_key)
+        marks = self._reviews.get(review_key)
         if not marks:
             return frozenset()
         return frozenset(
@@ -132,22 +224,23 @@ class Marks:
         )
 
     def seen(self, review_key: str) -> dict[str, object] | None:
-        marks = self.reviews.get(review_key)
+        marks = self._reviews.get(review_key)
         if not marks or not marks.seen:
             return None
         if isinstance(marks.seen.fingerprint, dict):
             return marks.seen.fingerprint
         fingerprint = decoded(marks.seen.fingerprint)
         if fingerprint is not None:  # else not a fingerprint: as if never seen
+            # The same record, read: a snapshot sharing it writes the same JSON.
             marks.seen = marks.seen._replace(fingerprint=fingerprint)
         return fingerprint
 
     def touched(self, review_key: str) -> bool:
         """Read, or with any item checked: a change to it is news to the reader."""
-        marks = self.reviews.get(review_key)
-        return bool(
-            marks and ((marks.read and marks.read.value) or any(m.value for m in marks.items.values()))
-        )
+        if review_key in self._read_set:
+            return True
+        marks = self._reviews.get(review_key)
+        return bool(marks and any(m.value for m in marks.items.values()))
 
     # -- changes -------------------------------------------------------------
 
@@ -156,30 +249,34 @@ class Marks:
         return self.clock.now()
 
     def set_read(self, review_key: str, value: bool) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).read = Mark(value, self._now())
+        marks = self._changed(review_key)
+        marks.read = Mark(value, self._now())
+        self.put(review_key, marks)
 
     def set_checked(self, review_key: str, item_key: str, value: bool, digest: str | None = None) -> None:
-        marks = self.reviews.setdefault(review_key, ReviewMarks())
+        marks = self._changed(review_key)
         marks.items[item_key] = Mark(value, self._now(), digest)
+        self.put(review_key, marks)
 
     def set_seen(self, review_key: str, fingerprint: dict[str, object]) -> None:
-        self.reviews.setdefault(review_key, ReviewMarks()).seen = Seen(fingerprint, self._now())
+        marks = self._changed(review_key)
+        marks.seen = Seen(fingerprint, self._now())
+        self.put(review_key, marks)
 
     def adopt_title_marks(self, reviews: Iterable[Listed]) -> int:
         """Marks made before a review had a `pr:` are under its `repo:title` key;
         a review that has gained one (key `repo#pr`) and has no marks of its own
         takes a copy of them. The old key's marks stay, for an older version
         of the file. Returns how many reviews adopted marks."""
-        if not any(":" in key for key in self.reviews):  # `repo#pr` keys have no ':'
+        if not self._titled:  # `repo#pr` keys have no ':'
             return 0
         adopted = 0
         for review in reviews:
-            if review.pr is None or review.key in self.reviews:
+            if review.pr is None or review.key in self._reviews:
                 continue
-            old = self.reviews.get(review_key(review.repo, None, review.title))
+            old = self._reviews.get(review_key(review.repo, None, review.title))
             if old is not None:
-                marks = self.reviews[review.key] = ReviewMarks()
-                marks.read, marks.items, marks.seen = old.read, dict(old.items), old.seen
+                self.put(review.key, old.copy())
                 adopted += 1
         return adopted
 

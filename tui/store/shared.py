@@ -34,6 +34,7 @@ from tui.store import journal
 from tui.store.atomic import remove_stale_temps, write_atomic
 from tui.store.journal import SUFFIX, Header, Parsed
 from tui.store.machine import Machine, this_machine
+from tui.store.marks_merge import merge_into
 from tui.store.safe_read import OPEN_FLAGS
 from tui.store.shared_scan import (
     MAX_MARKS_BYTES,
@@ -51,7 +52,6 @@ from tui.store.state import (
     Snapshot,
     StateError,
     locked,
-    merge_into,
     move_aside,
 )
 
@@ -190,7 +190,7 @@ class SharedState(ReadState):
             if marks.seen is not None:
                 copy.seen = marks.seen._replace(at=marks.seen.at._replace(machine=me))
             copy.items = {k: m._replace(at=m.at._replace(machine=me)) for k, m in marks.items.items()}
-        merge_into(self.reviews, mine)
+        self.merge(mine)
         self._observe(mine)
         self._whole = True
 
@@ -305,7 +305,7 @@ class SharedState(ReadState):
         for parsed in arrivals.parsed:
             if parsed.newest is not None:
                 self.clock.observe(parsed.newest)
-            if merge_into(self.reviews, parsed.reviews) and parsed.header is not None:
+            if self.merge(parsed.reviews) and parsed.header is not None:
                 machines.add(parsed.header.machine)
         if self._broken_own and not self._whole:  # set aside by the next save, under the lock
             self._whole_since, self._whole = self._changes, True

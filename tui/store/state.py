@@ -3,7 +3,8 @@
 Every mark carries when it was made (a hybrid logical clock's stamp,
 `tui.core.clock`: wall-clock time, but always later than every mark read), so two
 instances writing the same file merge instead of overwriting each other: on save,
-the file on disk is read under a lock, the newer mark wins field by field, and the result is written atomically
+the file on disk is read under a lock (unless it is the file this state read or
+wrote last), the newer mark wins field by field, and the result is written atomically
 (temp file, fsync, rename, fsync of the folder). A file that cannot be read is
 moved aside, never overwritten, and the caller is told so it can warn the user.
 """
@@ -24,15 +25,15 @@ from typing import NamedTuple
 from tui.core.clock import HybridClock, Stamp
 from tui.core.marks import Mark, Marks, ReviewMarks, Seen, is_fingerprint
 from tui.store.atomic import write_atomic as _write_atomic
+from tui.store.marks_merge import merge_into
+from tui.store.marks_merge import newest as _newest
 from tui.store.safe_read import NotRegular, UnfitFile, read_regular
+from tui.store.state_encode import FORMAT, VERSION, Encoder
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
-
-FORMAT = "prdigest-tui/state"
-VERSION = 1
 
 
 class StateError(Exception):
@@ -69,6 +70,10 @@ class ReadState(Marks):
         """Why the last save failed (None once one succeeds): warned about once,
         and every later save tries again."""
         self._saved = 0  # of the marks made, how many the file holds
+        # The writer's own (one write at a time): the file as the last write left
+        # it, and each review's JSON as it was last written (`tui.store.state_encode`).
+        self._written: tuple[int, ...] | None = None
+        self._encoder = Encoder()
 
     @property
     def unsaved(self) -> bool:
@@ -85,7 +90,10 @@ class ReadState(Marks):
             return
         self.reviews = {}
         try:
+            before = _file_key(self.path)
             self.reviews = self._read()
+            if before is not None and _file_key(self.path) == before:
+                self._written = before  # what the marks hold: the first save need not read it again
         except (FileNotFoundError, NotADirectoryError):
             pass  # nothing there yet (or its folder cannot exist): `save` tells
         except StateError as exc:
@@ -114,12 +122,10 @@ class ReadState(Marks):
     # touch the marks in memory and run where the marks are changed.
 
     def snapshot(self) -> Snapshot:
-        """The marks now, copied: what `write` saves while they change."""
-        copy: dict[str, ReviewMarks] = {}
-        for key, marks in self.reviews.items():
-            twin = copy[key] = ReviewMarks()
-            twin.read, twin.seen, twin.items = marks.read, marks.seen, dict(marks.items)
-        return Snapshot(copy, self._changes)
+        """The marks now: what `write` saves while they change. A shallow copy:
+        a review's marks are never changed in place (`ReviewMarks`), a change
+        puts a new object in the state's mapping, not in this one."""
+        return Snapshot(dict(self.reviews), self._changes)
 
     def write(self, snapshot: Snapshot, lock_wait: float | None = None) -> Outcome:
         """Merge the file's marks into `snapshot` and write it, under the lock.
@@ -131,18 +137,29 @@ class ReadState(Marks):
             _ours_or_missing(self.path)  # before the lock file is made next to a device
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with locked(self.path, lock_wait):
-                try:
-                    theirs = _read(self.path)
-                except FileNotFoundError:
-                    theirs = {}
-                except StateError as exc:
-                    notes.append(move_aside(self.path, exc))
-                    theirs = {}
-                merge_into(snapshot.reviews, theirs)
+                theirs: dict[str, ReviewMarks] = {}
+                # The file as this state's last write left it holds nothing the
+                # state has not taken in: it need not be read (and parsed) again.
+                if self._written is None or _file_key(self.path) != self._written:
+                    self._written = None
+                    try:
+                        theirs = _read(self.path)
+                    except FileNotFoundError:
+                        pass
+                    except StateError as exc:
+                        notes.append(move_aside(self.path, exc))
+                replaced: list[str] = []
+                merge_into(snapshot.reviews, theirs, replaced)  # never changes the state's own marks
                 _remove_leftovers(self.path)
-                _write_atomic(self.path, _dump(snapshot.reviews))
-            return Outcome(snapshot.changes, theirs, tuple(notes))
+                self._written = None
+                _write_atomic(self.path, *self._encoder.dump(snapshot.reviews))
+                self._written = _file_key(self.path)
+            # Of the file's marks, only those newer than the snapshot's can be
+            # news to the state (its own are as new as the snapshot's, or newer).
+            newer = {key: snapshot.reviews[key] for key in replaced}
+            return Outcome(snapshot.changes, newer, tuple(notes), newest=_newest(theirs))
         except OSError as exc:
+            self._written = None
             return Outcome(snapshot.changes, None, tuple(notes), exc)
 
     def absorb(self, outcome: Outcome) -> bool:
@@ -163,8 +180,18 @@ class ReadState(Marks):
             return False
         self.failure = None
         self._saved = max(self._saved, outcome.changes)
-        self._observe(outcome.theirs)
-        return merge_into(self.reviews, outcome.theirs)
+        if outcome.newest is not None:
+            self.clock.observe(outcome.newest)
+        return self.merge(outcome.theirs)
+
+    def merge(self, theirs: dict[str, ReviewMarks]) -> bool:
+        """Fold `theirs` into the state, newer mark winning (its counts kept:
+        `Marks.noted`); True if marks changed in value. Marks not seen by the
+        clock yet are to be shown to it too (`_observe`)."""
+        replaced: list[str] = []
+        changed = merge_into(self.reviews, theirs, replaced)
+        self.noted(replaced)
+        return changed
 
     def unsaved_report(self) -> str | None:
         """What to tell the reader at quit, if some marks never reached the file."""
@@ -188,11 +215,18 @@ class ReadState(Marks):
         return reviews
 
     def _observe(self, reviews: dict[str, ReviewMarks]) -> None:
-        observe = self.clock.observe
-        for marks in reviews.values():
-            for mark in (marks.read, marks.seen, *marks.items.values()):
-                if mark is not None:
-                    observe(mark.at)
+        if (newest := _newest(reviews)) is not None:
+            self.clock.observe(newest)
+
+
+def _file_key(path: Path) -> tuple[int, ...] | None:
+    """What tells one write of the file from another (an atomic write is a new
+    inode, a new change time); None if it cannot be stat'ed."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 class Snapshot(NamedTuple):
@@ -203,11 +237,12 @@ class Snapshot(NamedTuple):
 
 class Outcome(NamedTuple):
     changes: int  # the snapshot's
-    theirs: dict[str, ReviewMarks] | None  # the file's marks before the write; None if it failed
+    theirs: dict[str, ReviewMarks] | None  # the file's marks newer than the snapshot's; None if it failed
     notes: tuple[str, ...] = ()  # warnings to show (a broken file moved aside)
     error: OSError | None = None
     redo: bool = False  # a shared folder's: the machine's file must be written anew, whole
     whole: bool = False  # a shared folder's: the snapshot's, written whole
+    newest: Stamp | None = None  # the file's latest mark, for the clock
 
 
 class _Told(OSError):
@@ -345,68 +380,6 @@ def _is_count(value: object) -> bool:
 def _short(raw: object) -> str:
     text = repr(raw)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _dump(reviews: dict[str, ReviewMarks]) -> bytes:
-    doc = {
-        "format": FORMAT,
-        "version": VERSION,
-        "reviews": {
-            key: {
-                **({"read": marks.read.to_json()} if marks.read else {}),
-                **({"seen": marks.seen.to_json()} if marks.seen else {}),
-                "items": {item: mark.to_json() for item, mark in sorted(marks.items.items())},
-            }
-            for key, marks in sorted(reviews.items())
-        },
-    }
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-
-
-def _newer(ours: Mark | None, theirs: Mark | None) -> Mark | None:
-    """The later mark; two with one stamp (two machines given one id) are
-    ordered by what they say, so every machine keeps the same one."""
-    if theirs is None:
-        return ours
-    if ours is None or theirs.at > ours.at:
-        return theirs
-    if theirs.at == ours.at and (theirs.value, theirs.digest or "") > (ours.value, ours.digest or ""):
-        return theirs
-    return ours
-
-
-def _newer_seen(ours: Seen | None, theirs: Seen) -> bool:
-    """Whether `theirs` is the later; at one stamp, the greater fingerprint text
-    (as `journal` folds them: the same in any order)."""
-    if ours is None or theirs.at > ours.at:
-        return True
-    return (
-        theirs.at == ours.at
-        and isinstance(ours.fingerprint, str)
-        and isinstance(theirs.fingerprint, str)
-        and theirs.fingerprint > ours.fingerprint
-    )
-
-
-def merge_into(ours: dict[str, ReviewMarks], theirs: dict[str, ReviewMarks]) -> bool:
-    """Fold `theirs` into `ours`, newer mark winning; True if `ours` changed in value."""
-    changed = False
-    for key, their_marks in theirs.items():
-        mine = ours.setdefault(key, ReviewMarks())
-        read = _newer(mine.read, their_marks.read)
-        if read is not mine.read:
-            changed |= (mine.read.value if mine.read else False) != read.value  # type: ignore[union-attr]
-            mine.read = read
-        if their_marks.seen and _newer_seen(mine.seen, their_marks.seen):
-            mine.seen = their_marks.seen
-            changed = True
-        for item, their_mark in their_marks.items.items():
-            my_mark = mine.items.get(item)
-            best = _newer(my_mark, their_mark)
-            if best is not my_mark:
-                changed |= (my_mark.value if my_mark else False) != best.value  # type: ignore[union-attr]
-                mine.items[item] = best  # type: ignore[assignment]
-    return changed
 
 
 class UnfitLock(OSError):

@@ -112,7 +112,7 @@ class ReaderPanes(MainScreen):
             source,
             filters,
             is_read=self.state.is_read,
-            read_keys=self.state.read_keys(),
+            read_keys=self.state.read_set,
             marked=self._marked() if self.filters.unchecked else None,
             checked=self.checked,
             index=self.search_index,
@@ -124,7 +124,7 @@ class ReaderPanes(MainScreen):
     def _marked(self) -> dict[str, Review]:
         """The reviews listed with an item mark, by key."""
         by_key = self.library.by_key
-        return {key: by_key[key] for key in self.state.marked_keys() if key in by_key}
+        return {key: by_key[key] for key in self.state.marked_set if key in by_key}
 
     def _source_and_filters(self, filters: Filters | None = None) -> tuple[list[Review], Filters]:
         """What `select` starts from and what it has left to do. Under a view
