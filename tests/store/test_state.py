@@ -269,3 +269,31 @@ def test_a_review_that_gains_a_pr_keeps_its_marks(tmp_path: Path) -> None:
     # marks made under the new key are never replaced by the old ones
     again.set_read(after.key, False)
     assert again.adopt_title_marks([after]) == 0 and not again.is_read(after.key)
+
+
+def test_a_state_too_large_to_read_is_left_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader of a very big library has a big state file: over the limit it is
+    not read, but neither moved aside nor replaced (that would lose every
+    mark); marks made meanwhile are kept in memory and reported unsaved."""
+    from tui.store import state as state_module
+
+    path = tmp_path / "marks" / "state.json"
+    big = fresh(path)
+    for n in range(200):
+        big.set_read(f"o/r#{n}", True)
+    big.save()
+    written = path.read_bytes()
+    inode = path.stat().st_ino
+    monkeypatch.setattr(state_module, "MAX_STATE_BYTES", len(written) - 1)
+    state = fresh(path)
+    assert state.reviews == {}
+    [warning] = state.warnings
+    assert "too large to read" in warning and "left as it is" in warning and str(path) in warning
+    state.set_read(REVIEW, True)
+    assert state.save() is False
+    assert path.read_bytes() == written and path.stat().st_ino == inode
+    assert sorted(p.name for p in path.parent.iterdir()) == ["state.json", "state.json.lock"]  # nothing aside
+    assert "too large to read" in (state.unsaved_report() or "")
+    monkeypatch.setattr(state_module, "MAX_STATE_BYTES", len(written))
+    again = fresh(path)
+    assert again.warnings == [] and all(again.is_read(f"o/r#{n}") for n in range(200))

@@ -51,6 +51,17 @@ class NotOurs(OSError):
         self.kind = kind
 
 
+class TooLarge(NotOurs):
+    """A state file over `MAX_STATE_BYTES`: not read, and, like something that
+    is not ours, never renamed or replaced. It is not broken: the marks of a
+    reader of a very big library are in it, and a fresh file in its place
+    would lose them all."""
+
+    def __init__(self, size: str) -> None:
+        OSError.__init__(self, errno.EFBIG, f"{size}, too large to read")
+        self.kind = size
+
+
 class ReadState(Marks):
     """Marks in memory (`tui.core.marks`), and the one place that reads and
     writes the state file.
@@ -268,8 +279,10 @@ def move_aside(path: Path, exc: Exception) -> str:
     return f"State file was unreadable ({exc}); moved to {aside}. Starting with no marks."
 
 
-MAX_STATE_BYTES = 64 * 1024 * 1024
-"""A state file larger than this is not read (it is moved aside like a corrupt one)."""
+MAX_STATE_BYTES = 256 * 1024 * 1024
+"""A state file larger than this is not read, and left as it is (`TooLarge`).
+A read review takes ~800 bytes (its fingerprint, its items' checks): room for
+~300,000 of them."""
 
 
 _KINDS = (
@@ -306,6 +319,8 @@ def _read(path: Path) -> dict[str, ReviewMarks]:
     except NotRegular as exc:  # replaced since the stat
         raise NotOurs("something else") from exc
     except UnfitFile as exc:
+        if exc.too_large:
+            raise TooLarge(str(exc)) from exc
         raise StateError(str(exc)) from exc
     try:
         doc = json.loads(data.decode("utf-8"))
