@@ -188,7 +188,11 @@ async def held(app, pilot, timings, presses: int) -> None:
     reviews = app.query_one(ReviewList)
     await _home(app, pilot)
     start = reviews.highlighted or 0
-    step = 1 if start + presses < len(reviews.reviews) else -1
+    below, above = len(reviews.reviews) - 1 - start, start
+    step = 1 if below >= min(presses, above) or below >= above else -1
+    presses = min(presses, below if step == 1 else above)  # a short list (the bundled digest): its rows
+    if presses < 1:
+        return
     key = "j" if step == 1 else "k"
     shown: list[tuple[float, int]] = []  # each frame: when, the cursor's row
     display = app._display
