@@ -10,6 +10,7 @@ show as remapped.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 
 from textual.binding import ActiveBinding
@@ -33,11 +34,16 @@ def css_file(name: str) -> str:
     return (Path(__file__).parent / name).read_text(encoding="utf-8")
 
 
-def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+def translated(
+    bindings: dict[str, ActiveBinding], worded: Mapping[str, str] | None = None
+) -> dict[str, ActiveBinding]:
+    """`bindings` in the UI's words, looked up by binding id, or by the id
+    `worded` gives in its place (a key whose label says its state)."""
     out = {}
     for key, active in bindings.items():
         binding = active.binding
-        description, tooltip = words().binding_text(binding.id, binding.description, binding.tooltip)
+        words_id = worded.get(binding.id, binding.id) if worded and binding.id else binding.id
+        description, tooltip = words().binding_text(words_id, binding.description, binding.tooltip)
         if description != binding.description or tooltip != binding.tooltip:
             binding = dataclasses.replace(binding, description=description, tooltip=tooltip)
             active = active._replace(binding=binding, tooltip=tooltip)
@@ -47,8 +53,13 @@ def translated(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
 
 class TranslatedBindings:
     @property
+    def worded(self) -> Mapping[str, str]:
+        """Binding ids whose words are another id's now (none by default)."""
+        return {}
+
+    @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return translated(super().active_bindings)  # type: ignore[misc]  # a mixin: super() is the Screen
+        return translated(super().active_bindings, self.worded)  # type: ignore[misc]  # a mixin: super() is the Screen
 
 
 class MainScreen(TranslatedBindings, OneFrameScreen):

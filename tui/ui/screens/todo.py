@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -168,17 +167,6 @@ class TodoScreen(TranslatedModal):
         self.refresh_bindings()  # its label says what the key does next
 
     @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        """The reader's words for the keys; `d` says "Hide done" while done
-        items are shown (the words of `todo.done.shown`)."""
-        bindings = super().active_bindings
-        if not self.show_done:
-            return bindings
-        out = {}
-        for key, active in bindings.items():
-            if active.binding.id == "todo.done":
-                description, tooltip = words().binding_text("todo.done.shown", "Hide done", active.tooltip)
-                binding = dataclasses.replace(active.binding, description=description, tooltip=tooltip)
-                active = active._replace(binding=binding, tooltip=tooltip)
-            out[key] = active
-        return out
+    def worded(self) -> Mapping[str, str]:
+        """`d` says "Hide done" while done items are shown (`todo.done.shown`'s words)."""
+        return {"todo.done": "todo.done.shown"} if self.show_done else {}
