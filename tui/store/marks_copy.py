@@ -77,7 +77,7 @@ def from_state(state: ReadState) -> StatusMarks:
             news[key] = fingerprint_digest(seen)
     title_marks = any(":" in key for key in state.reviews)
     known = frozenset(state.reviews) if title_marks else frozenset()
-    marks = StatusMarks(frozenset(state.read_keys()), news, known, title_marks, {})
+    marks = StatusMarks(state.read_keys(), news, known, title_marks, {})
     marks._state = state
     return marks
 

@@ -73,7 +73,7 @@ class _Tally:
     of changed keys (`Marks.changed_since`), so a mark costs what its review's
     marks cost, not a pass over every read key."""
 
-    def __init__(self, groups: _Groups, library: Library, state: Marks, views: Mapping[str, View]) -> None:
+    def __init__(self, groups: _Groups, library: Library, state: Marks) -> None:
         self.groups, self.state = groups, state
         self.epoch, self.position = state.epoch, state.log_position
         self.read: set[str] = set()  # keys counted as read: the library's
@@ -181,7 +181,7 @@ class SidebarCounts:
         groups = self._groups_for(library, views, mute, index)
         tally = self._tally
         if tally is None or tally.groups is not groups or not tally.follow(library, state):
-            tally = self._tally = _Tally(groups, library, state, views)
+            tally = self._tally = _Tally(groups, library, state)
         return tally
 
     def rows(
