@@ -7,7 +7,8 @@ program leaves the process as it found it.
 The garbage collector is off while start-up builds the library: it builds many
 long-lived objects and little garbage, so collections then only cost time.
 Once loading ends (`loaded()`), what was loaded is frozen, out of every later
-collection's walk, and the collector comes back on. Its full collections are
+collection's walk, and the collector comes back on; so are the search's
+texts once they are made after it (`settled()`). Its full collections are
 then run in a pause, not in the middle of a key: drawing a frame leaves cyclic
 garbage behind (Textual's strips cache crops of themselves), and left to
 CPython a full collection starts inside whichever allocation tips the count
@@ -93,6 +94,17 @@ def loaded() -> None:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_SAFETY_NET)
     gc.enable()
+
+
+def settled() -> None:
+    """Long-lived objects were made after the load (the search's texts and
+    their lists, ~100,000 at 100,000 reviews, made in the background): keep
+    the collector from walking them again. Without this, each full collection
+    walks them; one overdue in a burst of typing runs after a key's frame and
+    delays the next key. What is frozen that later becomes garbage without a
+    cycle is freed as usual (by its reference count). Nothing unless installed."""
+    if _installed and gc.isenabled():
+        gc.freeze()
 
 
 def exiting() -> None:

@@ -241,3 +241,27 @@ async def test_a_long_burst_collects_once_overdue_not_at_its_end(tmp_path: Path)
             assert recorder.events[:2] == ["frame", "full collection"], recorder.events
             assert recorder.events.count("frame") >= 8
         assert gc.get_count()[2] < runtime.FULL_EVERY
+
+
+async def test_the_search_texts_are_frozen_once_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search's texts, made in the background after the load, live until a
+    reload: once made they are out of every collection's walk (at 100,000
+    reviews a full collection walked their list's 100,000 entries, and an
+    overdue one runs after a key's frame mid-typing)."""
+    from tui.ui import search_keys
+
+    monkeypatch.setattr(search_keys, "PREPARE_AFTER_S", 0.01)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        index = app.reader.search_index
+
+        def prepared() -> bool:
+            return any(answers.texts is not None and ("_",) in answers.chars for answers in index._lists)
+
+        await wait_until(None, prepared, "the search's texts made and first characters answered", 30)
+        await pilot.pause()
+        texts = next(answers.texts for answers in index._lists if answers.texts is not None)
+        assert len(texts) == len(app.reader.library.reviews)
+        assert gc.is_tracked(texts)
+        assert not any(tracked is texts for tracked in gc.get_objects()), "left in a generation"

@@ -29,6 +29,7 @@ import time
 
 from textual import events
 
+from tui import runtime
 from tui.core.filters import Filters
 from tui.core.model import Review
 from tui.core.search_scan import Scan
@@ -237,6 +238,7 @@ class SearchKeys(ReaderPanes):
                 if self.library.reviews is not library:
                     return  # a reload: a search makes the texts it lacks
                 started = time.perf_counter()
+        runtime.settled()  # the texts live until a reload: out of every collection's walk
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""
