@@ -104,6 +104,28 @@ def test_filters_combine_in_one_pass() -> None:
     assert pick(Filters(verdict="skip"), keep=everything[0]) == [everything[-1]]
 
 
+def test_nothing_to_filter_lists_the_tags_own_list_not_a_copy() -> None:
+    """No filter (a search cleared), or filters that leave every review (unread
+    with nothing read): the list itself, not a copy of 100,000 reviews."""
+    library = bundled()
+    source = library.under(ALL_TAG)
+
+    def listed(filters: Filters) -> object:
+        return select(
+            source,
+            filters,
+            is_read=lambda key: False,
+            checked=lambda r: frozenset(),
+            index=SearchIndex(),
+            read_keys=(),
+        )
+
+    assert listed(Filters()) is source
+    assert listed(Filters(query="   ")) is source  # a query of spaces searches nothing
+    assert listed(Filters(unread=True)) is source  # nothing read
+    assert list(listed(Filters(query="kpool"))) == [r for r in source if "kpool" in r.title.lower()]
+
+
 def test_filter_labels_and_verdict_cycle() -> None:
     assert not Filters().active
     assert Filters(tag="rocm").active and not Filters(tag="rocm").narrowing
