@@ -276,12 +276,14 @@ def _start(
                 pool.workers.append(started)
     except BaseException:
         os.close(tasks_read)
+        pool.go()
         raise
     finally:
         if go is not None:
             os.close(go)
     if not pool.workers:
         os.close(tasks_read)
+        pool.go()
         return None
     if workers > early:
         pool._later = (argv, tasks_read, others, workers - early)
