@@ -128,3 +128,22 @@ def test_with_the_files_in_the_page_cache_the_first_worker_does_not_wait(tmp_pat
         assert loaded(pool, first_titles(answer)) == as_checked(root)
     finally:
         pool.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc")
+def test_a_pool_leaves_no_pipe_open_in_the_reader(tmp_path: Path) -> None:
+    """The go pipe's ends, the tasks' pipe and the answers' pipes are all
+    closed once the pool is stopped, whether its workers ran or not."""
+    root, files = a_tree(tmp_path)
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    before = set(os.listdir("/proc/self/fd"))
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    pool.stop()  # a quit before the first frame
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    answer = pool.first_answer(60)
+    assert answer is not None
+    assert loaded(pool, first_titles(answer)) == as_checked(root)
+    pool.stop()
+    assert set(os.listdir("/proc/self/fd")) - before == set()
