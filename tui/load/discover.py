@@ -8,6 +8,7 @@ from __future__ import annotations
 import heapq
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from pathlib import Path
@@ -72,12 +73,31 @@ def _bad_name(where: str, name: str, what: str) -> Problem:
 
 
 def _walk_sorted(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[Path]:
-    """`_entries` as `Path`s: `base / name` parses the name alone, not the whole path."""
-    last, base = "", folder
+    """`_entries` as `Path`s, each made as `base / name` would make it."""
+    last, base, prefix = "", folder, ""
+    child = _child if _FAST_CHILD else None
     for dirpath, name in _entries(os.fspath(folder), real_folder, problems):
         if dirpath is not last:
             last, base = dirpath, Path(dirpath)
-        yield base / name
+            prefix = _prefix(str(base))
+        yield child(base, name, prefix) if child is not None else base / name
+
+
+_FAST_CHILD = (
+    os.sep == "/" and (3, 11) <= sys.version_info[:2] < (3, 12) and hasattr(Path, "_from_parsed_parts")
+)
+"""`Path`'s own parts set at once (Python 3.11's pathlib, POSIX): `base / name`
+parses `name`, joins the parts and, at the first `str()`, formats them again,
+~2 µs a file, 20 ms of a 10,000-file walk (the reader walks every start)."""
+
+
+def _child(base: Path, name: str, prefix: str) -> Path:
+    """`base / name` for a name from a folder listing (no `/`, never `.` or
+    `..`, so parsing it gives `[name]`), with its `str` already made: the
+    parts as `_make_child` joins them, and `str()` as `__str__` would format it."""
+    path = base._from_parsed_parts(base._drv, base._root, [*base._parts, name])  # type: ignore[attr-defined]
+    path._str = prefix + name
+    return path
 
 
 def _walk_names(folder: Path, real_folder: str, problems: list[Problem]) -> Iterator[str]:

@@ -46,6 +46,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from tui.load.pool_wait import GO_FD, go_pipe
+
 POOL_CHUNK = 48
 """Files per task, at most: few answers for the reader to take in."""
 MIN_POOL_CHUNK = 4
@@ -96,12 +98,23 @@ class Pool:
         """The first frame's files, parsed first by the first worker
         (`start_walking_pool`), its answer taken by `first_answer`."""
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
+        self._go: int | None = None  # the write end of the first worker's `GO_FD` (see `go`)
         # To start the workers still to come (`start_later`): their command,
         # the tasks' pipe, the listing for their standard input, how many.
         self._later: tuple[list[str], int, bytes, int] | None = None
 
+    def go(self) -> None:
+        """The reader has drawn: a first worker waiting for it goes on
+        (`tui.load.pool_wait`)."""
+        go, self._go = self._go, None
+        if go is not None:
+            with contextlib.suppress(OSError):
+                os.close(go)
+
     def start_later(self) -> None:
-        """Start the workers that were left for later (see `EARLY`)."""
+        """Start the workers that were left for later (see `EARLY`); the
+        reader has drawn (see `go`)."""
+        self.go()
         later, self._later = self._later, None
         if later is None:
             return
@@ -154,6 +167,7 @@ class Pool:
     def stop(self) -> None:
         """End the workers that still run (a load that was cancelled) and reap
         them all; close the pipes not handed to `collect`."""
+        self.go()
         later, self._later = self._later, None
         if later is not None:
             os.close(later[1])
@@ -206,7 +220,9 @@ def start_walking_pool(
     pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
     pool.first = list(first)
     walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
-    listing, later = marshal.dumps((*walk, [str(path) for path in first])), marshal.dumps((*walk, []))
+    # The first worker, and it alone, is given `GO_FD` (and told so: `True`).
+    listing = marshal.dumps((*walk, [str(path) for path in first], True))
+    later = marshal.dumps((*walk, [], False))
     return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early, later)
 
 
@@ -249,16 +265,25 @@ def _start(
     if cache_path is not None:
         argv += [str(cache_path), version_key]
     others = listing if later_listing is None else later_listing
+    go = None
+    if later_listing is not None and (pipe := go_pipe()) is not None:
+        go, pool._go = pipe
     try:
         for _ in range(min(early, workers)):
-            started = _spawn_worker(argv, tasks_read, others if pool.workers else listing)
+            first = not pool.workers
+            started = _spawn_worker(argv, tasks_read, listing if first else others, go if first else None)
             if started is not None:
                 pool.workers.append(started)
     except BaseException:
         os.close(tasks_read)
+        pool.go()
         raise
+    finally:
+        if go is not None:
+            os.close(go)
     if not pool.workers:
         os.close(tasks_read)
+        pool.go()
         return None
     if workers > early:
         pool._later = (argv, tasks_read, others, workers - early)
@@ -301,10 +326,12 @@ def _grow(fd: int, size: int) -> None:
             fcntl.fcntl(fd, setting, size)
 
 
-def _spawn_worker(argv: list[str], tasks: int, listing: bytes) -> tuple[int, int] | None:
+def _spawn_worker(
+    argv: list[str], tasks: int, listing: bytes, go: int | None = None
+) -> tuple[int, int] | None:
     """A worker: the files and chunks on its standard input (then closed), the
-    tasks' pipe as fd 3, its answers on its standard output; nothing else of
-    this process (the terminal least of all)."""
+    tasks' pipe as fd 3 (and `go` as `GO_FD`, if given), its answers on its
+    standard output; nothing else of this process (the terminal least of all)."""
     try:
         list_read, list_write = os.pipe()
     except OSError:
@@ -327,6 +354,7 @@ def _spawn_worker(argv: list[str], tasks: int, listing: bytes) -> tuple[int, int
                 (os.POSIX_SPAWN_DUP2, answers_write, 1),
                 (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
                 (os.POSIX_SPAWN_DUP2, tasks, TASKS_FD),
+                *([(os.POSIX_SPAWN_DUP2, go, GO_FD)] if go is not None else []),
             ],
         )
     except OSError:
@@ -354,6 +382,7 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     answered on standard output."""
     from tui.load.journal import Journal, parse_files
     from tui.load.pool_files import listed, walked
+    from tui.load.pool_wait import disk_reads, wait_if_cold
 
     spec = marshal.loads(sys.stdin.buffer.read())
     take = walked(*spec[1:4]) if spec[0] == "walk" else listed(*spec[1:])
@@ -367,7 +396,10 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
             view = view[os.write(out, view) :]
 
     if spec[0] == "walk" and spec[4]:
+        reads = disk_reads()
         answer(FIRST, spec[4])  # the first frame's files, before any task
+        if spec[5]:
+            wait_if_cold(reads)  # they were on the disk alone: the reader reads its modules
     while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
         chunk = int.from_bytes(token, "little")
         names = take(chunk)

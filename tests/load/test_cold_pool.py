@@ -1,0 +1,149 @@
+"""A first start on a cold disk: the first parse worker reads its tasks' files
+only once the reader has drawn (`tui.load.pool_wait`), and at once when the
+files are in the page cache. Real files evicted from the page cache
+(`posix_fadvise`), real worker processes and journals; the only waits are for
+what a worker writes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.entry_files import reviews_in
+from tui.load.cache import ParseCache
+from tui.load.discover import discover
+from tui.load.journal import journals
+from tui.load.parse import load_paths
+from tui.load.pool import Pool, collect, start_walking_pool
+from tui.load.pool_wait import GO_WAIT_S
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "posix_spawn") or not hasattr(os, "posix_fadvise"), reason="no posix_spawn or fadvise"
+)
+
+
+def evict(paths: list[Path]) -> None:
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def read_from_disk(path: Path) -> bool:
+    """Does reading `path` (in a fresh process) read blocks from the device?"""
+    code = (
+        "import resource, sys; before = resource.getrusage(resource.RUSAGE_SELF).ru_inblock;"
+        "open(sys.argv[1], 'rb').read();"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_inblock > before)"
+    )
+    return (
+        subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True).stdout
+        == "True\n"
+    )
+
+
+def journal_size(cache: ParseCache, pool: Pool) -> int:
+    assert cache.path is not None
+    pid = pool.workers[0][0]
+    return sum(j.stat().st_size for j in journals(cache.path) if f".{pid}-" in j.name)
+
+
+def a_tree(tmp_path: Path) -> tuple[Path, list[Path]]:
+    root = tmp_path / "entries"
+    reviews_in(root / "a", range(300), "r{n:05}", "a {n}")
+    files, _ = discover([root])
+    return root, files
+
+
+def loaded(pool: Pool, first: dict) -> dict[str, list[str]]:
+    got = dict(first)
+
+    def receive(answer: list | tuple, files: list[Path]) -> None:
+        *_, entries = answer if isinstance(answer, tuple) else (answer,)
+        for (_, _, reviews, _), path in zip(entries, files, strict=True):
+            assert str(path) not in got
+            got[str(path)] = [raw[0] for raw in reviews]
+
+    left = asyncio.run(collect(pool, receive))
+    assert left == []
+    return got
+
+
+def as_checked(root: Path) -> dict[str, list[str]]:
+    result = load_paths([root])
+    return {str(path): [r.title for r in reviews] for path, reviews in result.files.items()}
+
+
+def first_titles(answer: list | tuple) -> dict[str, list[str]]:
+    *_, entries = answer if isinstance(answer, tuple) else (answer,)
+    return {name: [raw[0] for raw in reviews] for name, _, reviews, _ in entries}
+
+
+def test_on_a_cold_disk_the_first_worker_waits_for_the_first_frame(tmp_path: Path) -> None:
+    root, files = a_tree(tmp_path)
+    evict(files)
+    if not read_from_disk(files[-1]):
+        pytest.skip("this file system keeps the files in memory: no cold read to see")
+    evict(files)
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    try:
+        answer = pool.first_answer(60)
+        assert answer is not None  # the first frame's files come first, cold or not
+        after_first = journal_size(cache, pool)
+        assert after_first > 0
+        time.sleep(min(1.0, GO_WAIT_S / 4))
+        assert journal_size(cache, pool) == after_first  # no task read while the reader starts
+        # The reader has drawn: the first worker goes on, with the others.
+        assert loaded(pool, first_titles(answer)) == as_checked(root)
+    finally:
+        pool.stop()
+
+
+def test_with_the_files_in_the_page_cache_the_first_worker_does_not_wait(tmp_path: Path) -> None:
+    root, files = a_tree(tmp_path)
+    for path in files:
+        path.read_bytes()
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    try:
+        answer = pool.first_answer(60)
+        assert answer is not None
+        after_first = journal_size(cache, pool)
+        deadline = time.monotonic() + GO_WAIT_S * 0.8  # before a wait for the reader would end
+        while journal_size(cache, pool) == after_first:
+            assert time.monotonic() < deadline, "the first worker waited for the reader"
+            time.sleep(0.01)
+        assert loaded(pool, first_titles(answer)) == as_checked(root)
+    finally:
+        pool.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc")
+def test_a_pool_leaves_no_pipe_open_in_the_reader(tmp_path: Path) -> None:
+    """The go pipe's ends, the tasks' pipe and the answers' pipes are all
+    closed once the pool is stopped, whether its workers ran or not."""
+    root, files = a_tree(tmp_path)
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    before = set(os.listdir("/proc/self/fd"))
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    pool.stop()  # a quit before the first frame
+    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    answer = pool.first_answer(60)
+    assert answer is not None
+    assert loaded(pool, first_titles(answer)) == as_checked(root)
+    pool.stop()
+    assert set(os.listdir("/proc/self/fd")) - before == set()

@@ -1,0 +1,69 @@
+"""A first worker that leaves the disk to the reader while it starts, on a cold start.
+
+With the folders not in the page cache (the first start after a boot, or
+after a while), the first parse worker reading its tasks' files competes for
+the disk with the reader, which is reading its own modules (Textual's, ~400
+files) before its first frame: the first paint comes far later than a bare
+app's (bench/README.md). So the first worker parses the first frame's files
+(the reader waits for them), and then, if reading them took the disk
+(`getrusage`'s `ru_inblock`: blocks read from a device, not from the page
+cache), waits until the reader has drawn, or is gone, before it reads more:
+the reader closes the write end of a pipe (`GO_FD` in the worker) once it has
+drawn (`tui.load.pool.Pool.go`). With the files in the page cache, nothing
+was read from the disk and the worker goes on at once: its parse then runs
+on the other core while the reader starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+
+GO_FD = 4
+"""The pipe the reader closes once it has drawn, in the first worker."""
+GO_WAIT_S = 5.0
+"""At most this long, whatever the reader does."""
+
+
+def go_pipe() -> tuple[int, int] | None:
+    """A pipe for the first worker's `GO_FD`: its read end above `GO_FD`
+    (no `dup2` of the spawn then overwrites it), and its write end."""
+    import fcntl
+
+    try:
+        read, write = os.pipe()
+    except OSError:
+        return None
+    try:
+        moved = fcntl.fcntl(read, fcntl.F_DUPFD_CLOEXEC, GO_FD + 1)
+    except OSError:
+        os.close(write)
+        return None
+    finally:
+        os.close(read)
+    return moved, write
+
+
+def disk_reads() -> int:
+    """Blocks this process has read from a device so far (0 if not known)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_inblock
+
+
+def wait_if_cold(reads_before: int, go_fd: int = GO_FD) -> bool:
+    """Wait for `go_fd` to end if the disk was read since `reads_before`
+    (`disk_reads()`); close it either way. Whether it waited."""
+    try:
+        if disk_reads() <= reads_before:
+            return False
+        select.select([go_fd], [], [], GO_WAIT_S)  # readable at its end: the reader has drawn, or is gone
+        return True
+    except (OSError, ValueError):
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(go_fd)
