@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from itertools import repeat
 from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges, compare
@@ -142,6 +143,15 @@ class Marks:
         self._read_set = {key for key, marks in reviews.items() if marks.read and marks.read.value}
         self._marked_set = {key for key, marks in reviews.items() if marks.items}
         self._titled = any(":" in key for key in reviews)
+        self._log.clear()
+        self.epoch += 1
+
+    def adopt(self, reviews: dict[str, ReviewMarks], read: set[str], marked: set[str]) -> None:
+        """As setting `reviews`, given the keys read and the keys with an item
+        mark already found (a copy of the state file keeps them): no pass over
+        every review's marks."""
+        self._reviews, self._read_set, self._marked_set = reviews, read, marked
+        self._titled = any(map(str.__contains__, reviews, repeat(":")))
         self._log.clear()
         self.epoch += 1
 
