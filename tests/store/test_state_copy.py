@@ -192,3 +192,19 @@ def test_an_unsaved_or_failed_state_keeps_no_copy(tmp_path: Path) -> None:
     assert not state.keep_copy()
     assert not ReadState(tmp_path / "missing.json", copy=copy).keep_copy()
     assert not copy.exists()
+
+
+def test_a_state_read_from_its_copy_saves_what_one_dump_of_the_whole_state_writes(tmp_path: Path) -> None:
+    """Its fingerprints are JSON text until compared: written as they are, the
+    file is byte for byte what writing them decoded gives."""
+    from tests.store.test_state_saves_big import plain_dump
+
+    path, copy, state = saved_state(tmp_path, keys=50)
+    state.keep_copy()
+    again = loaded(path, copy)
+    assert any(isinstance(m.seen.fingerprint, str) for m in again.reviews.values() if m.seen)
+    again.seen("o/r0#ü")  # one decoded, the others not
+    again.set_read("o/r1#2", False)
+    again.save()
+    assert path.read_bytes() == plain_dump(state.reviews | {"o/r1#2": again.reviews["o/r1#2"]})
+    assert path.read_bytes() == plain_dump(loaded(path, tmp_path / "none").reviews)
