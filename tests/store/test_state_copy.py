@@ -208,3 +208,32 @@ def test_a_state_read_from_its_copy_saves_what_one_dump_of_the_whole_state_write
     again.save()
     assert path.read_bytes() == plain_dump(state.reviews | {"o/r1#2": again.reviews["o/r1#2"]})
     assert path.read_bytes() == plain_dump(loaded(path, tmp_path / "none").reviews)
+
+
+def test_before_its_marks_are_made_a_state_read_from_its_copy_answers_as_the_file_does(tmp_path: Path) -> None:
+    """What the first frame asks is answered from the copy's columns; every
+    review's marks are made only when first needed (here: a mark)."""
+    path, copy, state = saved_state(tmp_path)
+    state.keep_copy()
+    lazy, whole = loaded(path, copy), loaded(path, tmp_path / "none")
+    keys = set(whole.reviews) | {"not/there#1"}
+    assert lazy._rest is not None  # not made yet
+    for key in keys:
+        assert lazy.is_read(key) == whole.is_read(key), key
+        assert lazy.checked(key) == whole.checked(key), key
+        assert lazy.checked(key, {}) == whole.checked(key, {}), key
+        assert lazy.seen(key) == whole.seen(key), key
+        assert lazy.touched(key) == whole.touched(key), key
+    assert lazy.read_set == whole.read_set and lazy.marked_set == whole.marked_set
+    assert lazy._rest is not None  # still not made: nothing asked needed them
+    assert lazy.adopt_title_marks([]) == 0
+    epoch = lazy.epoch
+    key = next(k for k in whole.reviews if whole.reviews[k].read and not whole.reviews[k].items)
+    lazy.set_checked(key, "focus:9", True, "d9")  # a mark: made now, nothing lost
+    assert lazy._rest is None and lazy.epoch == epoch
+    assert lazy.reviews[key].read == whole.reviews[key].read
+    assert lazy.marked_set == whole.marked_set | {key}
+    lazy.save()
+    after = loaded(path, tmp_path / "none")
+    assert after.reviews[key].read == whole.reviews[key].read and after.checked(key) == {"focus:9"}
+    assert len(after.reviews) == len(whole.reviews)

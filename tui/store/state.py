@@ -108,18 +108,19 @@ class ReadState(Marks):
         try:
             before = _file_key(self.path)
             if self.copy is not None and (kept := state_copy.read(self.copy, self.path)) is not None:
-                self.adopt(kept.reviews, kept.read, kept.marked)
+                # Every review's marks are made when first needed (after the first frame).
+                self.adopt(kept.marked, kept.read, kept.keys, kept.rest, kept.seen_texts)
                 if kept.newest is not None:
                     self.clock.observe(kept.newest)
-                self._copy_of = before
-                crc = kept.crc
+                if before is not None and _file_key(self.path) == before:
+                    self._written = self._copy_of = before
             else:
                 reviews, crc = _read_with_crc(self.path)
                 self._observe(reviews)
                 self.reviews = reviews
-            if before is not None and _file_key(self.path) == before:
-                self._written = before  # what the marks hold: the first save need not read it again
-                self._written_marks = (dict(self.reviews), crc)
+                if before is not None and _file_key(self.path) == before:
+                    self._written = before  # what the marks hold: the first save need not read it again
+                    self._written_marks = (dict(reviews), crc)
         except (FileNotFoundError, NotADirectoryError):
             pass  # nothing there yet (or its folder cannot exist): `save` tells
         except StateError as exc:

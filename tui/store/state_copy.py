@@ -19,6 +19,7 @@ so that reading them back is a few C loops, not a Python call per mark.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import marshal
 import math
@@ -26,7 +27,8 @@ import os
 import time
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import compress, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -46,11 +48,18 @@ FIELDS = 9
 
 
 class Kept(NamedTuple):
-    """What a copy gives back: the marks as the state file holds them."""
+    """What a copy gives back: the marks as the state file holds them, made in
+    two steps (`tui.core.marks.Marks.adopt`): what the first frame needs now,
+    and every review's marks when first asked for (`rest`)."""
 
-    reviews: dict[str, ReviewMarks]
+    marked: dict[str, ReviewMarks]
+    """The reviews with item marks, whole."""
     read: set[str]
-    marked: set[str]
+    keys: tuple[str, ...]
+    rest: Callable[[], dict[str, ReviewMarks]]
+    """Every review's marks."""
+    seen_texts: dict[str, str]
+    """The fingerprint (as JSON text) of every review with a `seen` record but no item marks."""
     newest: Stamp | None
     crc: int
 
@@ -144,34 +153,14 @@ def _build(keys: Any, reads: Any, seens: Any, items: Any, newest: Any, crc: int)
         type(newest) is tuple and len(newest) == 2 and _floats(newest[:1]) and _counts(newest[1:])
     ):
         raise TypeError("bad newest stamp")
+    if not all(map(int.__lt__, ri, ri[1:])) or not all(map(int.__lt__, si, si[1:])):
+        raise ValueError("not in order")
     new = tuple.__new__
-    reviews = list(map(ReviewMarks.__new__, repeat(ReviewMarks, n)))
-    deque(map(setattr, reviews, repeat("read"), repeat(None, n)), 0)
-    deque(map(setattr, reviews, repeat("seen"), repeat(None, n)), 0)
-    deque(map(setattr, reviews, repeat("items"), map(dict, repeat((), n))), 0)
-    stamps = map(new, repeat(Stamp), zip(rw, rc, repeat("")))
-    deque(
-        map(
-            setattr,
-            map(reviews.__getitem__, ri),
-            repeat("read"),
-            map(new, repeat(Mark), zip(rv, stamps, rd, strict=True)),
-        ),
-        0,
-    )
-    stamps = map(new, repeat(Stamp), zip(sw, sc, repeat("")))
-    deque(
-        map(
-            setattr,
-            map(reviews.__getitem__, si),
-            repeat("seen"),
-            map(new, repeat(Seen), zip(st, stamps, strict=True)),
-        ),
-        0,
-    )
-    marked: set[str] = set()
-    for index, marks in items:  # the few reviews with items checked: a loop of Python
-        review = reviews[index]
+    marks_of: list[dict[str, Mark]] = []
+    for position, (index, marks) in enumerate(items):  # the few reviews with items: a loop of Python
+        if index != position or not marks:
+            raise ValueError("reviews with items are not first")
+        checked: dict[str, Mark] = {}
         for item, value, wall, count, digest in marks:
             if not (
                 type(item) is str
@@ -183,14 +172,42 @@ def _build(keys: Any, reads: Any, seens: Any, items: Any, newest: Any, crc: int)
                 and (digest is None or type(digest) is str)
             ):
                 raise TypeError("bad item mark")
-            review.items[item] = new(Mark, (value, new(Stamp, (wall, count, "")), digest))
-        if review.items:
-            marked.add(keys[index])
-    by_key = dict(zip(keys, reviews, strict=True))
-    if len(by_key) != n:
+            checked[item] = new(Mark, (value, new(Stamp, (wall, count, "")), digest))
+        marks_of.append(checked)
+    if len(set(keys)) != n:
         raise ValueError("a key twice")
+    m = len(marks_of)
+    cut_r, cut_s = bisect.bisect_left(ri, m), bisect.bisect_left(si, m)
+    first = _made(
+        keys[:m],
+        (ri[:cut_r], rv[:cut_r], rw[:cut_r], rc[:cut_r], rd[:cut_r]),
+        (si[:cut_s], st[:cut_s], sw[:cut_s], sc[:cut_s]),
+        marks_of,
+    )
+    seen_texts = dict(zip(map(keys.__getitem__, si[cut_s:]), st[cut_s:], strict=True))
     read_set = set(compress(map(keys.__getitem__, ri), rv))
-    return Kept(by_key, read_set, marked, Stamp(*newest) if newest is not None else None, crc)
+    stamp = Stamp(*newest) if newest is not None else None
+    return Kept(first, read_set, keys, partial(_made, keys, reads, seens, marks_of), seen_texts, stamp, crc)
+
+
+def _made(keys: tuple, reads: tuple, seens: tuple, marks_of: list[dict[str, Mark]]) -> dict[str, ReviewMarks]:
+    """Every review's marks from the columns (checked), in C loops but for the
+    reviews with items, which come first."""
+    ri, rv, rw, rc, rd = reads
+    si, st, sw, sc = seens
+    n, new = len(keys), tuple.__new__
+    reviews = list(map(ReviewMarks.__new__, repeat(ReviewMarks, n)))
+    deque(map(setattr, reviews, repeat("read"), repeat(None, n)), 0)
+    deque(map(setattr, reviews, repeat("seen"), repeat(None, n)), 0)
+    deque(map(setattr, reviews, repeat("items"), map(dict, marks_of)), 0)
+    deque(map(setattr, reviews[len(marks_of) :], repeat("items"), map(dict, repeat((), n))), 0)
+    stamps = map(new, repeat(Stamp), zip(rw, rc, repeat("")))
+    marks = map(new, repeat(Mark), zip(rv, stamps, rd, strict=True))
+    deque(map(setattr, map(reviews.__getitem__, ri), repeat("read"), marks), 0)
+    stamps = map(new, repeat(Stamp), zip(sw, sc, repeat("")))
+    seen = map(new, repeat(Seen), zip(st, stamps, strict=True))
+    deque(map(setattr, map(reviews.__getitem__, si), repeat("seen"), seen), 0)
+    return dict(zip(keys, reviews, strict=True))
 
 
 def dumps(key: tuple, crc: int, reviews: dict[str, ReviewMarks], newest: Stamp | None) -> bytes:
@@ -200,10 +217,10 @@ def dumps(key: tuple, crc: int, reviews: dict[str, ReviewMarks], newest: Stamp |
     import json
 
     encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # as the state file's
-    keys = tuple(reviews)
+    keys = tuple(sorted(reviews, key=lambda key: not reviews[key].items))  # those with items first
     ri, rv, rw, rc, rd, si, st, sw, sc = [], [], [], [], [], [], [], [], []
     items = []
-    for index, marks in enumerate(reviews.values()):
+    for index, marks in enumerate(map(reviews.__getitem__, keys)):
         if (mark := marks.read) is not None:
             ri.append(index)
             rv.append(mark.value)
