@@ -11,7 +11,7 @@ each other (newest wins, field by field), whatever their clocks say.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from itertools import repeat
 from typing import NamedTuple
@@ -126,7 +126,7 @@ class Marks:
         # Marks given whole but not made yet (`adopt`): until then `_reviews`
         # holds the reviews with item marks, and `_seen_texts` the others' `seen`.
         self._rest: Callable[[], dict[str, ReviewMarks]] | None = None
-        self._seen_texts: dict[str, str] = {}
+        self._seen_texts: Mapping[str, str] = {}
         self._read_set: set[str] = set()
         self._marked_set: set[str] = set()
         self._log: list[str] = []
@@ -159,7 +159,7 @@ class Marks:
         read: set[str],
         keys: Iterable[str],
         rest: Callable[[], dict[str, ReviewMarks]],
-        seen_texts: dict[str, str],
+        seen_texts: Mapping[str, str],
     ) -> None:
         """As setting `reviews` to what `rest()` makes, made only when first
         needed (a mark, a save, a merge; or `materialize`): what the first frame

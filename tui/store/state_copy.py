@@ -27,9 +27,9 @@ import os
 import time
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -58,10 +58,32 @@ class Kept(NamedTuple):
     keys: tuple[str, ...]
     rest: Callable[[], dict[str, ReviewMarks]]
     """Every review's marks."""
-    seen_texts: dict[str, str]
+    seen_texts: Mapping[str, str]
     """The fingerprint (as JSON text) of every review with a `seen` record but no item marks."""
     newest: Stamp | None
     crc: int
+
+
+class Texts(Mapping[str, str]):
+    """Fingerprints as JSON text, cut from one string (the copy's) when asked for."""
+
+    def __init__(
+        self, where: dict[str, int], blob: str, starts: tuple[int, ...], ends: tuple[int, ...]
+    ) -> None:
+        self._where, self._blob, self._starts, self._ends = where, blob, starts, ends
+
+    def __getitem__(self, key: str) -> str:
+        at = self._where[key]
+        return self._blob[self._starts[at] : self._ends[at]]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._where
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
 
 
 def key_of(path: Path, info: os.stat_result) -> tuple:
@@ -136,14 +158,16 @@ def _build(keys: Any, reads: Any, seens: Any, items: Any, newest: Any, crc: int)
         raise TypeError("not columns")
     n = len(keys)
     ri, rv, rw, rc, rd = reads
-    si, st, sw, sc = seens
+    si, blob, ends, sw, sc = seens
     if not (_all(int, ri) and _all(bool, rv) and _floats(rw) and _counts(rc) and _digests(rd)):
         raise TypeError("bad reads")
-    if not (_all(int, si) and _all(str, st) and _floats(sw) and _counts(sc)):
+    if not (_all(int, si) and type(blob) is str and _counts(ends) and _floats(sw) and _counts(sc)):
         raise TypeError("bad seen records")
+    if not all(map(int.__le__, ends, ends[1:])) or (ends[-1] if ends else 0) != len(blob):
+        raise ValueError("bad fingerprint ends")
     if (
         len({len(ri), len(rv), len(rw), len(rc), len(rd)}) != 1
-        or len({len(si), len(st), len(sw), len(sc)}) != 1
+        or len({len(si), len(ends), len(sw), len(sc)}) != 1
     ):
         raise ValueError("columns of different lengths")
     for column in (ri, si):
@@ -178,13 +202,17 @@ def _build(keys: Any, reads: Any, seens: Any, items: Any, newest: Any, crc: int)
         raise ValueError("a key twice")
     m = len(marks_of)
     cut_r, cut_s = bisect.bisect_left(ri, m), bisect.bisect_left(si, m)
+    starts = (0, *ends[:-1])
     first = _made(
         keys[:m],
         (ri[:cut_r], rv[:cut_r], rw[:cut_r], rc[:cut_r], rd[:cut_r]),
-        (si[:cut_s], st[:cut_s], sw[:cut_s], sc[:cut_s]),
+        (si[:cut_s], blob, starts[:cut_s], ends[:cut_s], sw[:cut_s], sc[:cut_s]),
         marks_of,
     )
-    seen_texts = dict(zip(map(keys.__getitem__, si[cut_s:]), st[cut_s:], strict=True))
+    seen_texts = Texts(
+        dict(zip(map(keys.__getitem__, si[cut_s:]), range(cut_s, len(si)), strict=True)), blob, starts, ends
+    )
+    seens = (si, blob, starts, ends, sw, sc)
     read_set = set(compress(map(keys.__getitem__, ri), rv))
     stamp = Stamp(*newest) if newest is not None else None
     return Kept(first, read_set, keys, partial(_made, keys, reads, seens, marks_of), seen_texts, stamp, crc)
@@ -194,7 +222,8 @@ def _made(keys: tuple, reads: tuple, seens: tuple, marks_of: list[dict[str, Mark
     """Every review's marks from the columns (checked), in C loops but for the
     reviews with items, which come first."""
     ri, rv, rw, rc, rd = reads
-    si, st, sw, sc = seens
+    si, blob, starts, ends, sw, sc = seens
+    st = map(blob.__getitem__, map(slice, starts, ends))
     n, new = len(keys), tuple.__new__
     reviews = list(map(ReviewMarks.__new__, repeat(ReviewMarks, n)))
     deque(map(setattr, reviews, repeat("read"), repeat(None, n)), 0)
@@ -246,7 +275,7 @@ def dumps(key: tuple, crc: int, reviews: dict[str, ReviewMarks], newest: Stamp |
                 )
             )
     columns = (tuple(ri), tuple(rv), tuple(rw), tuple(rc), tuple(rd))
-    seens = (tuple(si), tuple(st), tuple(sw), tuple(sc))
+    seens = (tuple(si), "".join(st), tuple(accumulate(map(len, st))), tuple(sw), tuple(sc))
     stamp = (float(newest.wall), newest.count) if newest is not None else None
     body = marshal.dumps((key, crc, time.time_ns(), keys, columns, seens, tuple(items), stamp, "end"))
     return zlib.crc32(body).to_bytes(4, "big") + body
