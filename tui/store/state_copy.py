@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from itertools import accumulate, compress, repeat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tui.core.clock import Stamp
 from tui.core.marks import Mark, ReviewMarks, Seen
@@ -47,21 +47,29 @@ MAX_BYTES = 512 * 1024 * 1024
 FIELDS = 9
 
 
-class Kept(NamedTuple):
+class Kept:
     """What a copy gives back: the marks as the state file holds them, made in
     two steps (`tui.core.marks.Marks.adopt`): what the first frame needs now,
-    and every review's marks when first asked for (`rest`)."""
+    and every review's marks when first asked for (`rest`). (A plain class: a
+    NamedTuple's class costs a millisecond to import, before the first frame.)"""
 
-    marked: dict[str, ReviewMarks]
-    """The reviews with item marks, whole."""
-    read: set[str]
-    keys: tuple[str, ...]
-    rest: Callable[[], dict[str, ReviewMarks]]
-    """Every review's marks."""
-    seen_texts: Mapping[str, str]
-    """The fingerprint (as JSON text) of every review with a `seen` record but no item marks."""
-    newest: Stamp | None
-    crc: int
+    __slots__ = ("crc", "keys", "marked", "newest", "read", "rest", "seen_texts")
+
+    def __init__(
+        self,
+        marked: dict[str, ReviewMarks],
+        read: set[str],
+        keys: tuple[str, ...],
+        rest: Callable[[], dict[str, ReviewMarks]],
+        seen_texts: Mapping[str, str],
+        newest: Stamp | None,
+        crc: int,
+    ) -> None:
+        self.marked = marked
+        """The reviews with item marks, whole."""
+        self.read, self.keys, self.rest, self.newest, self.crc = read, keys, rest, newest, crc
+        self.seen_texts = seen_texts
+        """The fingerprint (as JSON text) of every review with a `seen` record but no item marks."""
 
 
 class Texts(Mapping[str, str]):
