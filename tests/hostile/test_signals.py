@@ -259,7 +259,7 @@ def test_sighup_while_frames_are_being_drawn_exits_0(digest) -> None:
 def test_sigterm_right_after_a_mark_of_a_big_state_saves_it_and_keeps_a_copy(digest) -> None:
     """A big state's save waits for a quiet moment (`tui.store.saver`): a signal
     within it still saves, at once, and leaves the copy the next start reads."""
-    from tui.store.saver import BIG_STATE, QUIET_S
+    from tui.store.saver import BIG_STATE
 
     folder, state = digest
     state.parent.mkdir(parents=True)
@@ -270,8 +270,9 @@ def test_sigterm_right_after_a_mark_of_a_big_state_saves_it_and_keeps_a_copy(dig
     reader = Reader(folder, state)
     try:
         reader.wait_for(b"review 0")
+        reader.wait_for(b"3 unread")
         reader.press(b"r")
-        time.sleep(QUIET_S / 3)
+        reader.wait_for(b"2 unread")  # the mark is made
         assert not is_read(state, first_key(folder)), "saved at once: not waiting for a quiet moment"
         os.kill(reader.pid, signal.SIGTERM)
         status = reader.wait()

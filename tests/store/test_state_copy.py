@@ -210,7 +210,9 @@ def test_a_state_read_from_its_copy_saves_what_one_dump_of_the_whole_state_write
     assert path.read_bytes() == plain_dump(loaded(path, tmp_path / "none").reviews)
 
 
-def test_before_its_marks_are_made_a_state_read_from_its_copy_answers_as_the_file_does(tmp_path: Path) -> None:
+def test_before_its_marks_are_made_a_state_read_from_its_copy_answers_as_the_file_does(
+    tmp_path: Path,
+) -> None:
     """What the first frame asks is answered from the copy's columns; every
     review's marks are made only when first needed (here: a mark)."""
     path, copy, state = saved_state(tmp_path)
@@ -237,3 +239,16 @@ def test_before_its_marks_are_made_a_state_read_from_its_copy_answers_as_the_fil
     after = loaded(path, tmp_path / "none")
     assert after.reviews[key].read == whole.reviews[key].read and after.checked(key) == {"focus:9"}
     assert len(after.reviews) == len(whole.reviews)
+
+
+def test_each_state_file_has_its_own_copy_in_the_cache_folder(tmp_path: Path) -> None:
+    from tui.store import locations
+    from tui.store.marks_at import open_marks
+
+    default, other = open_marks(None), open_marks(tmp_path / "other.json")
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    assert default.copy is not None and other.copy is not None
+    assert default.copy.is_relative_to(cache) and other.copy.is_relative_to(cache)
+    assert default.copy != other.copy
+    assert default.copy == locations.state_copy_file(locations.state_file())
+    assert open_marks(f"{tmp_path / 'shared'}/").copy is None  # a shared folder keeps its own cache
