@@ -1,6 +1,6 @@
 """First paint of two checkouts, interleaved, with the CPU time spent until it.
 
-    python bench/first_paint_ab.py A_DIR B_DIR [--rounds 8] [--big] [--only 100k] [--state FILE]
+    python bench/first_paint_ab.py A_DIR B_DIR [--rounds 8] [--big] [--only 100k] [--state FILE [--state-kept]]
 
 Each DIR is a checkout with its own `.venv` (as for `ab.py`). Every round, for
 each condition (corpus x warm / no parse cache), starts the bare app, then A
@@ -12,7 +12,11 @@ time on a busy machine: six sessions on two cores double a wall figure, not a
 CPU one. Corpora: the bundled digest and `make_corpus.py` 10,000; `--big` adds
 100,000 (pages of 10) and 10,000 one a file; `--only` keeps the corpora named.
 `--state FILE`: every start finds a copy of this state file (e.g. one of
-`big_state.py`'s) instead of none. Timings are never pass/fail.
+`big_state.py`'s) instead of none; with `--state-kept` it is copied in once
+per side and left as the reader leaves it, as for a reader started again (its
+copy in the cache folder, `tui.store.state_copy`, then stays the file's, and a
+warm start reads it; a start with no cache reads the file). Timings are never
+pass/fail.
 """
 
 from __future__ import annotations
@@ -101,6 +105,9 @@ def main() -> int:
     parser.add_argument("--big", action="store_true")
     parser.add_argument("--only", nargs="+", help="only these corpora (8, 10k, 100k, 10k1)")
     parser.add_argument("--state", type=Path, help="a state file each start begins with")
+    parser.add_argument(
+        "--state-kept", action="store_true", help="copy --state in once per side, not per start"
+    )
     args = parser.parse_args()
     sides = {"A": args.a.resolve(), "B": args.b.resolve()}
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-paint-ab-"))
@@ -126,7 +133,7 @@ def main() -> int:
             run_env = {**env, "XDG_CACHE_HOME": str(home)}
             paths, count = corpora[name]
             state = tmp / f"state-{side}.json"
-            if args.state is not None:
+            if args.state is not None and not (args.state_kept and state.exists()):
                 shutil.copyfile(args.state, state)
             argv = [exe, "--lang", "en", "--state", str(state), *paths]
             if settle:  # fill the warm cache

@@ -254,3 +254,35 @@ def test_sighup_while_frames_are_being_drawn_exits_0(digest) -> None:
             assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
         finally:
             reader.close()
+
+
+def test_sigterm_right_after_a_mark_of_a_big_state_saves_it_and_keeps_a_copy(digest) -> None:
+    """A big state's save waits for a quiet moment (`tui.store.saver`): a signal
+    within it still saves, at once, and leaves the copy the next start reads."""
+    from tui.store.saver import BIG_STATE
+
+    folder, state = digest
+    state.parent.mkdir(parents=True)
+    big = ReadState(state)
+    for n in range(BIG_STATE):
+        big.set_read(f"gone/repo#{n}", n % 2 == 0)
+    big.save()
+    reader = Reader(folder, state)
+    try:
+        reader.wait_for(b"review 0")
+        reader.wait_for(b"3 unread")
+        reader.press(b"r")
+        reader.wait_for(b"2 unread")  # the mark is made
+        assert not is_read(state, first_key(folder)), "saved at once: not waiting for a quiet moment"
+        os.kill(reader.pid, signal.SIGTERM)
+        status = reader.wait()
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"status {status:#x}"
+    finally:
+        reader.close()
+    assert is_read(state, first_key(folder))
+    copies = list((state.parent / "home" / "xdg_cache_home").rglob("state-copies/*.marshal"))
+    assert len(copies) == 1
+    again = ReadState(state, copy=copies[0])
+    again.load()
+    assert again._copy_of is not None and again.is_read(first_key(folder))
+    assert len(again.reviews) == BIG_STATE + 1

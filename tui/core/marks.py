@@ -11,8 +11,9 @@ each other (newest wins, field by field), whatever their clocks say.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from itertools import repeat
 from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges, compare
@@ -122,6 +123,10 @@ class Marks:
     def __init__(self, clock: HybridClock | None = None) -> None:
         self.clock = clock if clock is not None else HybridClock()
         self._reviews: dict[str, ReviewMarks] = {}
+        # Marks given whole but not made yet (`adopt`): until then `_reviews`
+        # holds the reviews with item marks, and `_seen_texts` the others' `seen`.
+        self._rest: Callable[[], dict[str, ReviewMarks]] | None = None
+        self._seen_texts: Mapping[str, str] = {}
         self._read_set: set[str] = set()
         self._marked_set: set[str] = set()
         self._log: list[str] = []
@@ -134,20 +139,49 @@ class Marks:
     def reviews(self) -> dict[str, ReviewMarks]:
         """Every review's marks. Read-only: change them with the methods below
         (or `put` a new `ReviewMarks`), which keep the sets and the log."""
+        if self._rest is not None:
+            self.materialize()
         return self._reviews
 
     @reviews.setter
     def reviews(self, reviews: dict[str, ReviewMarks]) -> None:
         self._reviews = reviews
+        self._rest, self._seen_texts = None, {}
         self._read_set = {key for key, marks in reviews.items() if marks.read and marks.read.value}
         self._marked_set = {key for key, marks in reviews.items() if marks.items}
         self._titled = any(":" in key for key in reviews)
         self._log.clear()
         self.epoch += 1
 
+    def adopt(
+        self,
+        marked_reviews: dict[str, ReviewMarks],
+        read: set[str],
+        keys: Iterable[str],
+        rest: Callable[[], dict[str, ReviewMarks]],
+        seen_texts: Mapping[str, str],
+    ) -> None:
+        """As setting `reviews` to what `rest()` makes, made only when first
+        needed (a mark, a save, a merge; or `materialize`): what the first frame
+        asks (`is_read`, `checked`, `seen`, `touched`, the sets) is answered from
+        the keys read, the reviews with item marks (`marked_reviews`, whole) and
+        the other reviews' fingerprints as JSON text (`seen_texts`). `keys`:
+        every review's."""
+        self._reviews, self._read_set, self._marked_set = marked_reviews, read, set(marked_reviews)
+        self._rest, self._seen_texts = rest, seen_texts
+        self._titled = any(map(str.__contains__, keys, repeat(":")))
+        self._log.clear()
+        self.epoch += 1
+
+    def materialize(self) -> None:
+        """Make every review's marks given to `adopt`, if not made yet."""
+        rest, self._rest = self._rest, None
+        if rest is not None:
+            self._reviews, self._seen_texts = rest(), {}
+
     def put(self, review_key: str, marks: ReviewMarks) -> None:
         """`marks` in place of the review's (a new object, never changed after)."""
-        self._reviews[review_key] = marks
+        self.reviews[review_key] = marks
         self.noted((review_key,))
 
     def noted(self, keys: Iterable[str]) -> None:
@@ -183,7 +217,7 @@ class Marks:
 
     def _changed(self, review_key: str) -> ReviewMarks:
         """A copy of the review's marks to change and `put` back."""
-        marks = self._reviews.get(review_key)
+        marks = self.reviews.get(review_key)
         return marks.copy() if marks is not None else ReviewMarks()
 
     # -- queries -------------------------------------------------------------
@@ -225,6 +259,8 @@ class Marks:
 
     def seen(self, review_key: str) -> dict[str, object] | None:
         marks = self._reviews.get(review_key)
+        if marks is None and self._rest is not None and review_key in self._seen_texts:
+            return decoded(self._seen_texts[review_key])
         if not marks or not marks.seen:
             return None
         if isinstance(marks.seen.fingerprint, dict):
@@ -272,9 +308,9 @@ class Marks:
             return 0
         adopted = 0
         for review in reviews:
-            if review.pr is None or review.key in self._reviews:
+            if review.pr is None or review.key in self.reviews:
                 continue
-            old = self._reviews.get(review_key(review.repo, None, review.title))
+            old = self.reviews.get(review_key(review.repo, None, review.title))
             if old is not None:
                 self.put(review.key, old.copy())
                 adopted += 1

@@ -101,6 +101,15 @@ def marks_copy_file() -> Path:
     return _cache_dir() / "status-marks.marshal"
 
 
+def state_copy_file(state: Path) -> Path:
+    """A copy of the state file `state`'s marks, read in its place while it is
+    unchanged (`tui.store.state_copy`); in the cache folder, one per state file."""
+    from hashlib import blake2b
+
+    name = blake2b(os.fsencode(os.path.abspath(state)), digest_size=8).hexdigest()
+    return _cache_dir() / "state-copies" / f"{name}.marshal"
+
+
 def shared_cache_file(folder: Path) -> Path:
     """What a shared state folder's files merged to at the last start
     (`tui.store.shared_cache`): this machine's, in its cache folder, one per folder."""

@@ -14,10 +14,11 @@ def open_marks(where: str | Path | None) -> ReadState:
     from tui.store import locations
 
     if where is None:
-        return ReadState(locations.state_file())
+        path = locations.state_file()
+        return ReadState(path, copy=locations.state_copy_file(path))
     path, folder = locations.state_place(where)
     if not folder:
-        return ReadState(path)
+        return ReadState(path, copy=locations.state_copy_file(path))
     from tui.store.shared import open_state
 
     return open_state(path, folder)

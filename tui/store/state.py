@@ -18,22 +18,21 @@ import math
 import os
 import stat
 import time
-from collections.abc import Iterator
+import zlib
 from pathlib import Path
 from typing import NamedTuple
 
 from tui.core.clock import HybridClock, Stamp
 from tui.core.marks import Mark, Marks, ReviewMarks, Seen, is_fingerprint
+from tui.store import state_copy
 from tui.store.atomic import write_atomic as _write_atomic
 from tui.store.marks_merge import merge_into
 from tui.store.marks_merge import newest as _newest
 from tui.store.safe_read import NotRegular, UnfitFile, read_regular
 from tui.store.state_encode import FORMAT, VERSION, Encoder
+from tui.store.state_lock import UnfitLock, _Told, locked
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on POSIX
-    fcntl = None  # type: ignore[assignment]
+__all__ = ["NotOurs", "ReadState", "StateError", "TooLarge", "UnfitLock", "locked", "move_aside"]
 
 
 class StateError(Exception):
@@ -72,9 +71,12 @@ class ReadState(Marks):
     wall clock says.
     """
 
-    def __init__(self, path: Path | None, clock: HybridClock | None = None) -> None:
+    def __init__(self, path: Path | None, clock: HybridClock | None = None, copy: Path | None = None) -> None:
+        """`copy`: where a copy of the file's marks is kept, read in place of the
+        file while the file is the one it was made of (`tui.store.state_copy`)."""
         super().__init__(clock)
         self.path = path
+        self.copy = copy
         self.saving = path is not None
         self.warnings: list[str] = []
         self.failure: str | None = None
@@ -85,6 +87,9 @@ class ReadState(Marks):
         # it, and each review's JSON as it was last written (`tui.store.state_encode`).
         self._written: tuple[int, ...] | None = None
         self._encoder = Encoder()
+        # What that file holds, and its bytes' CRC-32: what a copy is made of (`keep_copy`).
+        self._written_marks: tuple[dict[str, ReviewMarks], int] | None = None
+        self._copy_of: tuple[int, ...] | None = None  # the file the copy on disk is of
 
     @property
     def unsaved(self) -> bool:
@@ -102,9 +107,20 @@ class ReadState(Marks):
         self.reviews = {}
         try:
             before = _file_key(self.path)
-            self.reviews = self._read()
-            if before is not None and _file_key(self.path) == before:
-                self._written = before  # what the marks hold: the first save need not read it again
+            if self.copy is not None and (kept := state_copy.read(self.copy, self.path)) is not None:
+                # Every review's marks are made when first needed (after the first frame).
+                self.adopt(kept.marked, kept.read, kept.keys, kept.rest, kept.seen_texts)
+                if kept.newest is not None:
+                    self.clock.observe(kept.newest)
+                if before is not None and _file_key(self.path) == before:
+                    self._written = self._copy_of = before
+            else:
+                reviews, crc = _read_with_crc(self.path)
+                self._observe(reviews)
+                self.reviews = reviews
+                if before is not None and _file_key(self.path) == before:
+                    self._written = before  # what the marks hold: the first save need not read it again
+                    self._written_marks = (dict(reviews), crc)
         except (FileNotFoundError, NotADirectoryError):
             pass  # nothing there yet (or its folder cannot exist): `save` tells
         except StateError as exc:
@@ -162,16 +178,39 @@ class ReadState(Marks):
                 replaced: list[str] = []
                 merge_into(snapshot.reviews, theirs, replaced)  # never changes the state's own marks
                 _remove_leftovers(self.path)
-                self._written = None
-                _write_atomic(self.path, *self._encoder.dump(snapshot.reviews))
+                self._written = self._written_marks = None
+                parts = self._encoder.dump(snapshot.reviews)
+                crc = state_copy.crc_of(parts) if self.copy is not None else 0
+                _write_atomic(self.path, *parts)
                 self._written = _file_key(self.path)
+                self._written_marks = (snapshot.reviews, crc)
             # Of the file's marks, only those newer than the snapshot's can be
             # news to the state (its own are as new as the snapshot's, or newer).
             newer = {key: snapshot.reviews[key] for key in replaced}
             return Outcome(snapshot.changes, newer, tuple(notes), newest=_newest(theirs))
         except OSError as exc:
-            self._written = None
+            self._written = self._written_marks = None
             return Outcome(snapshot.changes, None, tuple(notes), exc)
+
+    def keep_copy(self) -> bool:
+        """Write the copy of the file's marks (`copy`) when the file is still the
+        one this state last read or wrote, and the copy is not of it already.
+        Not while a `write` may run (the writer's own fields). True if written."""
+        if self.copy is None or self.path is None or self._written_marks is None:
+            return False
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return False
+        now = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        if now != self._written or now == self._copy_of:
+            return False
+        reviews, crc = self._written_marks
+        data = state_copy.dumps(state_copy.key_of(self.path, info), crc, reviews, _newest(reviews))
+        if not state_copy.write(self.copy, data):
+            return False
+        self._copy_of = now
+        return True
 
     def absorb(self, outcome: Outcome) -> bool:
         """Take in what a `write` learned: the marks other instances saved, and
@@ -218,13 +257,6 @@ class ReadState(Marks):
             self.failure = str(move_error)
             self.warnings.append(f"{move_error} Marks are not saved; they are kept until you quit.")
 
-    def _read(self) -> dict[str, ReviewMarks]:
-        """The file's marks, each seen by the clock."""
-        assert self.path is not None
-        reviews = _read(self.path)
-        self._observe(reviews)
-        return reviews
-
     def _observe(self, reviews: dict[str, ReviewMarks]) -> None:
         if (newest := _newest(reviews)) is not None:
             self.clock.observe(newest)
@@ -254,10 +286,6 @@ class Outcome(NamedTuple):
     redo: bool = False  # a shared folder's: the machine's file must be written anew, whole
     whole: bool = False  # a shared folder's: the snapshot's, written whole
     newest: Stamp | None = None  # the file's latest mark, for the clock
-
-
-class _Told(OSError):
-    """An error whose message is the whole story (str, not strerror)."""
 
 
 def move_aside(path: Path, exc: Exception) -> str:
@@ -311,6 +339,11 @@ def _ours_or_missing(path: Path) -> None:
 
 
 def _read(path: Path) -> dict[str, ReviewMarks]:
+    return _read_with_crc(path)[0]
+
+
+def _read_with_crc(path: Path) -> tuple[dict[str, ReviewMarks], int]:
+    """The file's marks, and its bytes' CRC-32."""
     info = os.stat(path)  # FileNotFoundError: nothing there yet
     if (error := _not_ours(info.st_mode)) is not None:
         raise error
@@ -328,7 +361,7 @@ def _read(path: Path) -> dict[str, ReviewMarks]:
         raise StateError(f"not valid JSON: {exc}") from exc
     except RecursionError as exc:
         raise StateError("not valid JSON: nested too deeply") from exc
-    return _parse(doc)
+    return _parse(doc), zlib.crc32(data)
 
 
 def _parse(doc: object) -> dict[str, ReviewMarks]:
@@ -395,69 +428,6 @@ def _is_count(value: object) -> bool:
 def _short(raw: object) -> str:
     text = repr(raw)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-class UnfitLock(OSError):
-    """The lock file is not a regular file: a link planted to make us create or
-    open a file elsewhere, or something else in its place."""
-
-
-_LOCK_FLAGS = (
-    os.O_RDWR
-    | os.O_CREAT
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-
-
-def _open_lock(path: Path) -> int:
-    """The lock file, created if missing; never through a symbolic link."""
-    lock = path.with_name(path.name + ".lock")
-    try:
-        fd = os.open(lock, _LOCK_FLAGS, 0o600)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a socket, a folder
-            raise UnfitLock(f"the lock file {lock} is not a regular file") from exc
-        raise
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise UnfitLock(f"the lock file {lock} is not a regular file")
-    return fd
-
-
-@contextlib.contextmanager
-def locked(path: Path, wait: float | None = None) -> Iterator[None]:
-    """Serialise read-merge-write between instances with an advisory lock file,
-    waiting at most `wait` seconds for another instance to let go (None: for ever)."""
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    fd = _open_lock(path)
-    try:
-        if wait is None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        else:
-            _flock_within(fd, wait)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _flock_within(fd: int, wait: float) -> None:
-    deadline = time.monotonic() + wait
-    pause = 0.005
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Told(f"the state file is locked by another program (waited {wait:g} s)") from None
-            time.sleep(min(pause, left))
-            pause = min(pause * 2, 0.1)
 
 
 def _remove_leftovers(path: Path) -> None:

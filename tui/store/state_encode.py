@@ -8,7 +8,7 @@ import json
 from itertools import compress
 from operator import is_not
 
-from tui.core.marks import ReviewMarks
+from tui.core.marks import ReviewMarks, stamp_json
 
 FORMAT = "prdigest-tui/state"
 VERSION = 1
@@ -26,6 +26,20 @@ def _entry(marks: ReviewMarks) -> dict[str, object]:
 
 def _json(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _part(key: str, marks: ReviewMarks) -> bytes:
+    """The review's `"key":{...}`, as `_json` writes `_entry`. A fingerprint
+    kept as JSON text (read from the state's copy, `tui.store.state_copy`,
+    which wrote it with these settings) is put in as it is, not parsed and
+    written again."""
+    seen = marks.seen
+    if seen is None or not isinstance(seen.fingerprint, str):
+        return _json(key) + b":" + _json(_entry(marks))
+    fields = [b'"read":' + _json(marks.read.to_json())] if marks.read else []
+    fields.append(b'"seen":{"v":' + seen.fingerprint.encode("utf-8") + b"," + _json(stamp_json(seen.at))[1:])
+    fields.append(b'"items":' + _json({item: mark.to_json() for item, mark in sorted(marks.items.items())}))
+    return _json(key) + b":{" + b",".join(fields) + b"}"
 
 
 _CHUNK = 1024
@@ -58,7 +72,7 @@ class Encoder:
         # The keys whose marks are not the ones their part was made of (C loops: few, usually).
         for key in compress(order, map(is_not, map(reviews.__getitem__, order), map(made.get, order))):
             marks = made[key] = reviews[key]
-            parts[key] = _json(key) + b":" + _json(_entry(marks))
+            parts[key] = _part(key, marks)
         out = [HEAD]
         for start in range(0, len(order), _CHUNK):
             if start:

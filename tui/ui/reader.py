@@ -82,6 +82,7 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         self._warn()
         self.marks_sync = MarksSync(self)  # a shared state folder: marks from other machines
         self.call_after_refresh(self.marks_sync.start)
+        self.call_after_refresh(self.state.materialize)  # marks read from a copy: made after the first frame
 
     def on_unmount(self) -> None:
         self.marks_sync.stop()
