@@ -144,14 +144,16 @@ def select(
 
     Each filter is one pass over what the one before left, the search first
     (`SearchIndex.answer` remembers recent answers and narrows them).
-    What is returned may be what `kept` or the index holds, or a view of the
-    list (a search's answer alone: `SearchIndex.answer`): not to be changed.
+    What is returned may be `reviews` itself (nothing narrowed it: a copy of
+    100,000 was a young list the collector walked in the key's frame), what
+    `kept` or the index holds, or a view of the list (a search's answer alone:
+    `SearchIndex.answer`): not to be changed.
     """
     unread = filters.unread or filters.tag == UNREAD_TAG
     verdict = filters.verdict
     query_terms = filters.terms
     if not (unread or verdict or query_terms or filters.unchecked or filters.sets):
-        return list(reviews)  # the tag alone: nothing to test per review
+        return reviews  # the tag alone: nothing to test per review
     out: Sequence[Review] = reviews
     if query_terms:
         out = index.answer(out, query_terms)
@@ -173,7 +175,7 @@ def select(
             out = [review for review in out if review.key == keep or not is_read(review.key)]
     if filters.unchecked:
         out = with_unchecked(out, checked, marked, keep, ranks=ranks, kept=kept)
-    return list(out) if out is reviews else out
+    return out
 
 
 class Narrowed:
