@@ -117,3 +117,36 @@ async def test_the_screen_draws_as_new_after_marks_filters_resizes_themes_and_la
         await pilot.press("u", "u")
         await pilot.pause()
         assert drawn(app) == await drawn_as_new(app, pilot)
+
+
+async def test_focus_moving_does_not_work_the_kept_styles_out_again(tmp_path: Path) -> None:
+    """Enter and escape restyle both panes (their borders); what their kept
+    styles follow is unchanged, so none is worked out again to compare. A
+    theme does change them: they are dropped and drawn anew."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("enter", "escape")  # every style the keys draw with is kept
+        await pilot.pause()
+        panes = [app.query_one(ReviewList), app.query_one(ReviewView)]
+        asked: list[object] = []
+        for pane in panes:
+            fresh = pane._fresh_style
+
+            def counting(name: object, fresh: object = fresh) -> object:
+                asked.append(name)
+                return fresh(name)  # type: ignore[operator]
+
+            pane._fresh_style = counting  # type: ignore[method-assign]
+        kept = sum(len(pane._styles) for pane in panes)
+        await pilot.press("enter", "escape", "enter", "escape")
+        await pilot.pause()
+        assert kept > 10
+        assert asked == []
+        title = panes[0].style_of("title")
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.pause()
+        assert asked  # worked out again under the new theme
+        assert panes[0].style_of("title") != title
+        assert panes[0].style_of("title") == panes[0].get_component_rich_style("review-list--title")
