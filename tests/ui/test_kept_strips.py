@@ -137,7 +137,7 @@ async def test_focus_moving_does_not_work_the_kept_styles_out_again(tmp_path: Pa
                 asked.append(name)
                 return fresh(name)  # type: ignore[operator]
 
-            pane._fresh_style = counting  # type: ignore[method-assign]
+            pane._fresh_style = counting  # type: ignore[method-assign, assignment]
         kept = sum(len(pane._styles) for pane in panes)
         await pilot.press("enter", "escape", "enter", "escape")
         await pilot.pause()
