@@ -150,3 +150,32 @@ async def test_focus_moving_does_not_work_the_kept_styles_out_again(tmp_path: Pa
         assert asked  # worked out again under the new theme
         assert panes[0].style_of("title") != title
         assert panes[0].style_of("title") == panes[0].get_component_rich_style("review-list--title")
+
+
+async def test_the_filter_bar_is_left_alone_when_a_relist_shows_it_as_it_was(tmp_path: Path) -> None:
+    from tui.ui.widgets.filter_bar import FilterBar
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("u")  # unread only
+        await pilot.pause()
+        bar = app.query_one(FilterBar)
+        shown = str(bar.render())
+        updates: list[object] = []
+        update = bar.update
+
+        def counting(*args: object, **kwargs: object) -> None:
+            updates.append(args)
+            update(*args, **kwargs)  # type: ignore[arg-type]
+
+        bar.update = counting  # type: ignore[method-assign]
+        await pilot.press("r")  # read: relisted, the open review kept, the count as it was
+        await pilot.pause()
+        assert app.reader.state.is_read(app.reader.current_key or "")
+        assert updates == []
+        assert str(bar.render()) == shown
+        await pilot.press("v")  # a verdict: the bar says so
+        await pilot.pause()
+        assert len(updates) == 1
+        assert str(bar.render()) != shown
