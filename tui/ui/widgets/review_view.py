@@ -153,10 +153,6 @@ class ReviewView(Pane, can_focus=True):
         self.checklist: tuple[Item, ...] = ()
         self.stops: tuple[Item, ...] = ()  # where the cursor goes: the checklist, then the notes
         self._lines: list[_Line] = []
-        self._strips: dict[int, tuple[_Line, Strip]] = {}
-        """Each laid-out line's strip, by row, as last drawn plain (no cursor,
-        no match marker): a line repainted unchanged (focus moving, a scroll, a
-        mark elsewhere) is the same strip, and so is its crop."""
         self._item_rows: dict[int, tuple[int, int]] = {}
         self._layout_width = -1
         self.terms: tuple[str, ...] = ()
@@ -280,7 +276,6 @@ class ReviewView(Pane, can_focus=True):
             if block.item is not None:
                 rows[block.item] = (start, len(lines))
         self._lines = lines
-        self._strips.clear()
         self._item_rows = rows
         self.match_lines = match_lines
         if self.current_match is not None and self.current_match >= len(match_lines):
@@ -359,14 +354,7 @@ class ReviewView(Pane, can_focus=True):
         if self.current_match is not None and self.match_lines[self.current_match] == row and segments:
             marker = Segment("›", self.style_of("match-current"))
             segments = [marker, *Strip(segments).crop(1, Strip(segments).cell_length)]
-        if segments is line.segments:
-            kept = self._strips.get(row)
-            if kept is None or kept[0] is not line:
-                kept = self._strips[row] = (line, Strip(segments))
-            strip = kept[1]
-        else:
-            strip = Strip(segments)
-        return strip.crop_extend(scroll_x, scroll_x + width, line.fill or self.style_of(None))
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, line.fill or self.style_of(None))
 
     def on_focus(self) -> None:
         self.refresh()
