@@ -110,19 +110,20 @@ def test_nothing_to_filter_lists_the_tags_own_list_not_a_copy() -> None:
     library = bundled()
     source = library.under(ALL_TAG)
 
-    def listed(filters: Filters) -> object:
+    def listed(filters: Filters, read: frozenset[str] = frozenset()) -> object:
         return select(
             source,
             filters,
-            is_read=lambda key: False,
+            is_read=lambda key: key in read,
             checked=lambda r: frozenset(),
             index=SearchIndex(),
-            read_keys=(),
+            read_keys=read,
         )
 
     assert listed(Filters()) is source
     assert listed(Filters(query="   ")) is source  # a query of spaces searches nothing
     assert listed(Filters(unread=True)) is source  # nothing read
+    assert listed(Filters(unread=True), frozenset({source[0].key})) == source[1:]
     assert list(listed(Filters(query="kpool"))) == [r for r in source if "kpool" in r.title.lower()]
 
 

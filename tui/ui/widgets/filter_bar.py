@@ -21,6 +21,8 @@ SearchState = Literal["counting", "searching"]
 
 
 class FilterBar(Static):
+    _shown: list[tuple[str, str] | str] | None = None
+
     def show(
         self, labels: list[str], query: str, count: int, clear_key: str, state: SearchState | None = None
     ) -> None:
@@ -48,4 +50,7 @@ class FilterBar(Static):
             parts += ["  ", (words().plural(words().shown_count, count), "$text-muted")]
         if filtering and clear_key:
             parts += ["   ", (words().filter_clear_hint.format(key=clear_key), "$text-muted italic")]
+        if parts == self._shown:
+            return  # relisted as it was (a mark under a filter): the line is left alone
+        self._shown = parts
         self.update(Content.assemble(*parts), layout=False)  # one line, fixed size: no layout needed

@@ -41,6 +41,10 @@ _key = attrgetter("key")
 
 ROW_HEIGHT = 2
 
+KEPT_ROWS = 256
+"""Rows kept drawn across relists (a few screenfuls): a filter toggled, a view
+or tag chosen again lists many of the rows it listed before."""
+
 
 class _Drawn(NamedTuple):
     strip: Strip
@@ -135,6 +139,10 @@ class ReviewList(CursorList):
         self._index: dict[str, int] | None = {}
         self._ranks: Ranks | None = None
         self._cache: dict[int, tuple[_Drawn, _Drawn]] = {}
+        self._kept: dict[tuple[object, ...], tuple[Review, tuple[_Drawn, _Drawn]]] = {}
+        """Rows drawn, by what they were drawn from (`_drawn_key`), newest last:
+        the same row after a relist is the same strips, not new ones the
+        screen then has to style, filter and cut again."""
 
     # -- data in -----------------------------------------------------------------
 
@@ -231,6 +239,18 @@ class ReviewList(CursorList):
             return cached
         assert self.describe is not None
         row = self.describe(self.reviews[index])
+        # By the review object (not its key: a reload's new version is drawn
+        # anew), what the row says of it, the width, the search and the words.
+        key = (id(row.review), row[1:], width, self.terms, id(words()))
+        kept = self._kept.pop(key, None)
+        drawn = kept[1] if kept is not None and kept[0] is row.review else self._draw_row(row, width)
+        self._kept[key] = (row.review, drawn)
+        if len(self._kept) > KEPT_ROWS:
+            del self._kept[next(iter(self._kept))]
+        self._cache[index] = drawn
+        return drawn
+
+    def _draw_row(self, row: ReviewRow, width: int) -> tuple[_Drawn, _Drawn]:
         review = row.review
         match, base = self.style_of("match"), self.style_of(None)
         first = _Parts(match, base)
@@ -253,9 +273,7 @@ class ReviewList(CursorList):
             second.add(f"  {truncate(row.repo, max(0, width - second.width - 2))}", self.style_of("repo"))
         if self.terms and not found:
             self._snippet(second, review, width - second.width)
-        drawn = (first.draw(width, base), second.draw(width, base))
-        self._cache[index] = drawn
-        return drawn
+        return first.draw(width, base), second.draw(width, base)
 
     def _snippet(self, parts: _Parts, review: Review, room: int) -> None:
         """The first match outside the title, in context, to fit in `room` cells."""
@@ -308,6 +326,7 @@ class ReviewList(CursorList):
 
     def restyled(self) -> None:
         self._cache.clear()
+        self._kept.clear()
 
     def _virtual_height(self) -> int:
         """The rows' lines, and a blank one after them if the list's height would

@@ -1,0 +1,156 @@
+"""What a key does not change is not worked out or drawn again: a row listed
+again after a filter is the same strips, focus moving does not work the panes'
+styles out again, a relist that leaves the filter bar as it was does not
+repaint it. And what is kept never shows something stale: after marks,
+filters, resizes and a theme the screen is what it is with nothing kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.strip import Strip
+
+from tests.app_helpers import make_app, settled
+from tui.ui.app import PrDigestApp
+from tui.ui.widgets.review_list import ReviewList
+from tui.ui.widgets.review_view import ReviewView
+
+
+def list_lines(app: PrDigestApp) -> list[Strip]:
+    reviews = app.query_one(ReviewList)
+    return [reviews.render_line(y) for y in range(reviews.scrollable_content_region.height)]
+
+
+def drawn(app: PrDigestApp) -> list[list[tuple[str, object]]]:
+    """Every segment on screen with its style, row by row."""
+    return [[(s.text, s.style) for s in strip] for strip in app.screen._compositor.render_strips()]
+
+
+async def drawn_as_new(app: PrDigestApp, pilot: object) -> list[list[tuple[str, object]]]:
+    """The screen drawn again with nothing kept: no rows, no pane strips, no
+    lines in Textual's own caches."""
+    reviews, view = app.query_one(ReviewList), app.query_one(ReviewView)
+    reviews._kept.clear()
+    reviews._cache.clear()
+    for widget in (reviews, view):
+        widget._styles_cache.clear()
+        widget.refresh()
+    app.screen.refresh()
+    await pilot.pause()  # type: ignore[attr-defined]
+    return drawn(app)
+
+
+async def test_a_row_listed_again_after_a_filter_is_the_same_strip(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        reviews = app.query_one(ReviewList)
+        before = list_lines(app)
+        await pilot.press("u", "u")  # unread only (all of them), and off again: relisted twice
+        await pilot.pause()
+        after = list_lines(app)
+        cursor = set(range(*reviews.row_lines(reviews.highlighted or 0)))
+        assert len(before) > 6
+        for y, (old, new) in enumerate(zip(before, after, strict=True)):
+            if y not in cursor:  # the cursor's row is drawn over its kept strips
+                assert new is old, y
+        # A row whose marks changed is drawn anew, and says so.
+        await pilot.press("j", "r")  # the second review read
+        await pilot.pause()
+        marked = list_lines(app)
+        row = reviews.row_lines(1)[0]
+        assert marked[row] is not before[row]
+        assert marked[row].text != before[row].text
+        assert drawn(app) == await drawn_as_new(app, pilot)
+
+
+async def test_the_screen_draws_as_new_after_marks_filters_resizes_themes_and_language(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        steps = [
+            ("j", "j", "r"),  # a mark
+            ("u",),  # a filter
+            ("v", "v"),  # the verdict cycle
+            ("u",),
+            ("enter", "space", "escape"),  # a check in the pane, back to the list
+            ("k",),
+        ]
+        for keys in steps:
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert drawn(app) == await drawn_as_new(app, pilot), keys
+        await pilot.resize_terminal(90, 28)
+        await pilot.pause()
+        assert drawn(app) == await drawn_as_new(app, pilot)
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn(app) == await drawn_as_new(app, pilot)
+        await pilot.press("u", "u")
+        await pilot.pause()
+        assert drawn(app) == await drawn_as_new(app, pilot)
+
+
+async def test_focus_moving_does_not_work_the_kept_styles_out_again(tmp_path: Path) -> None:
+    """Enter and escape restyle both panes (their borders); what their kept
+    styles follow is unchanged, so none is worked out again to compare. A
+    theme does change them: they are dropped and drawn anew."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("enter", "escape")  # every style the keys draw with is kept
+        await pilot.pause()
+        panes = [app.query_one(ReviewList), app.query_one(ReviewView)]
+        asked: list[object] = []
+        for pane in panes:
+            fresh = pane._fresh_style
+
+            def counting(name: object, fresh: object = fresh) -> object:
+                asked.append(name)
+                return fresh(name)  # type: ignore[operator]
+
+            pane._fresh_style = counting  # type: ignore[method-assign, assignment]
+        kept = sum(len(pane._styles) for pane in panes)
+        await pilot.press("enter", "escape", "enter", "escape")
+        await pilot.pause()
+        assert kept > 10
+        assert asked == []
+        title = panes[0].style_of("title")
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.pause()
+        assert asked  # worked out again under the new theme
+        assert panes[0].style_of("title") != title
+        assert panes[0].style_of("title") == panes[0].get_component_rich_style("review-list--title")
+
+
+async def test_the_filter_bar_is_left_alone_when_a_relist_shows_it_as_it_was(tmp_path: Path) -> None:
+    from tui.ui.widgets.filter_bar import FilterBar
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("u")  # unread only
+        await pilot.pause()
+        bar = app.query_one(FilterBar)
+        shown = str(bar.render())
+        updates: list[object] = []
+        update = bar.update
+
+        def counting(*args: object, **kwargs: object) -> None:
+            updates.append(args)
+            update(*args, **kwargs)  # type: ignore[arg-type]
+
+        bar.update = counting  # type: ignore[method-assign]
+        await pilot.press("r")  # read: relisted, the open review kept, the count as it was
+        await pilot.pause()
+        assert app.reader.state.is_read(app.reader.current_key or "")
+        assert updates == []
+        assert str(bar.render()) == shown
+        await pilot.press("v")  # a verdict: the bar says so
+        await pilot.pause()
+        assert len(updates) == 1
+        assert str(bar.render()) != shown
