@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from tui.load.pool_wait import GO_FD, go_pipe
+from tui.load.pool_wait import GO_FD, go_pipe, pipe_above
 
 POOL_CHUNK = 48
 """Files per task, at most: few answers for the reader to take in."""
@@ -238,21 +238,9 @@ def _start(
 ) -> Pool | None:
     """The workers, `early` of them now, the first given `listing` (and the
     others `later_listing`, if any), and their tasks' pipe."""
-    try:
-        tasks_read, tasks_write = os.pipe()
-    except OSError:
+    if (tasks_pipe := pipe_above(TASKS_FD)) is None:
         return None
-    if tasks_read <= TASKS_FD:  # a dup2 onto itself would leave it closed at the workers' exec
-        import fcntl
-
-        try:
-            moved = fcntl.fcntl(tasks_read, fcntl.F_DUPFD_CLOEXEC, TASKS_FD + 1)
-        except OSError:
-            os.close(tasks_write)
-            return None
-        finally:
-            os.close(tasks_read)
-        tasks_read = moved
+    tasks_read, tasks_write = tasks_pipe
     try:
         written = _write_tokens(tasks_write, tasks, exact=pool.roots is None)
     finally:

@@ -26,23 +26,32 @@ GO_WAIT_S = 5.0
 """At most this long, whatever the reader does."""
 
 
-def go_pipe() -> tuple[int, int] | None:
-    """A pipe for the first worker's `GO_FD`: its read end above `GO_FD`
-    (no `dup2` of the spawn then overwrites it), and its write end."""
-    import fcntl
-
+def pipe_above(floor: int) -> tuple[int, int] | None:
+    """A pipe (read end, write end) whose read end is above `floor`, so that a
+    spawn's `dup2` onto `floor` (or below) neither overwrites it nor is a
+    `dup2` onto itself, which would leave it closed at the exec; None if
+    none can be made."""
     try:
         read, write = os.pipe()
     except OSError:
         return None
+    if read > floor:
+        return read, write
+    import fcntl
+
     try:
-        moved = fcntl.fcntl(read, fcntl.F_DUPFD_CLOEXEC, GO_FD + 1)
+        moved = fcntl.fcntl(read, fcntl.F_DUPFD_CLOEXEC, floor + 1)
     except OSError:
         os.close(write)
         return None
     finally:
         os.close(read)
     return moved, write
+
+
+def go_pipe() -> tuple[int, int] | None:
+    """A pipe for the first worker's `GO_FD`: its read end, and its write end."""
+    return pipe_above(GO_FD)
 
 
 def disk_reads() -> int:
