@@ -13,6 +13,7 @@ import pytest
 
 from tests.app_helpers import make_app, settled, toasts
 from tui.core.model import Library, Location, Review
+from tui.ui.app import PrDigestApp
 
 
 def entries(tmp_path: Path) -> Path:
@@ -53,7 +54,9 @@ async def test_o_opens_the_pr_in_the_browser(tmp_path: Path, opened: list[str]) 
 
 async def test_o_refuses_urls_that_are_not_http(tmp_path: Path, opened: list[str]) -> None:
     """The loader already refuses such URLs; the app refuses them again."""
-    app = make_app(tmp_path, paths=[entries(tmp_path)])
+    # No watcher: its catch-up, a second after it starts, would find entries/a.yaml
+    # missing from the library set by hand below and load it back mid-test.
+    app = PrDigestApp([entries(tmp_path)], tmp_path / "state" / "state.json", watch=False)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settled(app, pilot)  # else the load, ending later, replaces the library set here
         where = Location(tmp_path / "x.yaml", 1, 1)
