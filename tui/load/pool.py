@@ -38,7 +38,6 @@ import contextlib
 import marshal
 import os
 import select
-import signal
 import sys
 import time
 from array import array
@@ -73,6 +72,10 @@ FIRST = -1
 _TOKEN = 4
 TASKS_FD = 3
 """The tasks' pipe, in a worker."""
+WORKER_PYTHON = (sys.executable, "-P")
+"""A worker's Python: with `-P`, `-m` does not put the current folder first on
+its `sys.path`, where a `yaml.py` or `tui/` of the folder the reader was
+started in would be imported in place of ours."""
 
 
 class Pool:
@@ -252,7 +255,7 @@ def _start(
         os.close(tasks_read)
         return None
     pool.tokens = written
-    argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
+    argv = [*WORKER_PYTHON, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
     others = listing if later_listing is None else later_listing
@@ -475,7 +478,7 @@ def _end(pid: int) -> None:
     try:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done == 0:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, 9)  # SIGKILL, without `signal`: the workers import this module
             os.waitpid(pid, 0)
     except (ChildProcessError, ProcessLookupError):
         pass
