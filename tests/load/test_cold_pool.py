@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.entry_files import reviews_in
 from tui.load.cache import ParseCache
@@ -21,7 +22,12 @@ from tui.load.discover import discover
 from tui.load.journal import journals
 from tui.load.parse import load_paths
 from tui.load.pool import Pool, collect, start_walking_pool
-from tui.load.pool_wait import GO_WAIT_S
+from tui.load.pool_wait import GO_WAIT_S, read_from_disk, wait_if_cold
+
+LONG_WAIT_S = 120.0
+"""The first worker's longest wait for the reader, in these tests: far above
+`GO_WAIT_S`, so that a wait is told from a slow start on a loaded machine."""
+assert LONG_WAIT_S > GO_WAIT_S
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_spawn") or not hasattr(os, "posix_fadvise"), reason="no posix_spawn or fadvise"
@@ -38,7 +44,7 @@ def evict(paths: list[Path]) -> None:
             os.close(fd)
 
 
-def read_from_disk(path: Path) -> bool:
+def cold_in_a_new_process(path: Path) -> bool:
     """Does reading `path` (in a fresh process) read blocks from the device?"""
     code = (
         "import resource, sys; before = resource.getrusage(resource.RUSAGE_SELF).ru_inblock;"
@@ -91,20 +97,43 @@ def first_titles(answer: list | tuple) -> dict[str, list[str]]:
 def test_on_a_cold_disk_the_first_worker_waits_for_the_first_frame(tmp_path: Path) -> None:
     root, files = a_tree(tmp_path)
     evict(files)
-    if not read_from_disk(files[-1]):
+    if not cold_in_a_new_process(files[-1]):
         pytest.skip("this file system keeps the files in memory: no cold read to see")
     evict(files)
     cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
-    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
+    pool = start_walking_pool(
+        [root], files[:4], cache.path, cache.version_key, workers=2, early=1, go_wait=LONG_WAIT_S
+    )
     assert pool is not None
     try:
         answer = pool.first_answer(60)
         assert answer is not None  # the first frame's files come first, cold or not
         after_first = journal_size(cache, pool)
         assert after_first > 0
-        time.sleep(min(1.0, GO_WAIT_S / 4))
+        time.sleep(1.0)
         assert journal_size(cache, pool) == after_first  # no task read while the reader starts
         # The reader has drawn: the first worker goes on, with the others.
+        assert loaded(pool, first_titles(answer)) == as_checked(root)
+    finally:
+        pool.stop()
+
+
+def goes_on_without_the_reader(root: Path, files: list[Path], cache: ParseCache) -> None:
+    """The first worker takes a task after its first answer while the reader
+    has not drawn (`Pool.go` is not called): it did not wait. A wait would
+    last `LONG_WAIT_S`, far longer than a loaded machine's slowest start."""
+    pool = start_walking_pool(
+        [root], files[:4], cache.path, cache.version_key, workers=2, early=1, go_wait=LONG_WAIT_S
+    )
+    assert pool is not None
+    try:
+        answer = pool.first_answer(60)
+        assert answer is not None
+        after_first = journal_size(cache, pool)
+        deadline = time.monotonic() + LONG_WAIT_S / 2
+        while journal_size(cache, pool) == after_first:
+            assert time.monotonic() < deadline, "the first worker waited for the reader"
+            time.sleep(0.01)
         assert loaded(pool, first_titles(answer)) == as_checked(root)
     finally:
         pool.stop()
@@ -114,20 +143,64 @@ def test_with_the_files_in_the_page_cache_the_first_worker_does_not_wait(tmp_pat
     root, files = a_tree(tmp_path)
     for path in files:
         path.read_bytes()
-    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
-    pool = start_walking_pool([root], files[:4], cache.path, cache.version_key, workers=2, early=1)
-    assert pool is not None
+    goes_on_without_the_reader(root, files, ParseCache(tmp_path / "cache" / "parse-cache.marshal"))
+
+
+def worker_modules() -> list[Path]:
+    """The files a parse worker reads as it imports this project and PyYAML."""
+    import tui
+
+    found = [*Path(tui.__file__).parent.rglob("*.pyc")]
+    for package in (yaml, getattr(yaml, "_yaml", None)):
+        if package is not None and getattr(package, "__file__", None):
+            found += [p for p in Path(package.__file__).parent.rglob("*") if p.is_file()]
+    return found
+
+
+def test_only_the_first_frames_reads_count_not_the_workers_modules(tmp_path: Path) -> None:
+    """The files in the page cache, the worker's own modules not (a busy
+    machine dropped them): its imports read the disk during its first answer,
+    the first frame's files do not, and it does not wait for the reader."""
+    root, files = a_tree(tmp_path)
+    modules = worker_modules()
+    evict(modules)
+    if not cold_in_a_new_process(modules[0]):
+        pytest.skip("this file system keeps the files in memory: no cold read to see")
+    for path in files:
+        path.read_bytes()
+    evict(modules)
+    goes_on_without_the_reader(root, files, ParseCache(tmp_path / "cache" / "parse-cache.marshal"))
+
+
+def test_what_counts_as_cold_is_the_named_files_reads_alone(tmp_path: Path) -> None:
+    """`read_from_disk` reads as the parse does: a named pipe, a folder or a
+    missing file are passed over (not opened: a pipe would block), and files
+    in the page cache are not cold."""
+    warm = tmp_path / "warm.yaml"
+    warm.write_text("title: t\n")
+    warm.read_bytes()
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    assert read_from_disk([str(fifo), str(tmp_path), str(tmp_path / "missing.yaml"), str(warm)]) is False
+    cold = tmp_path / "cold.yaml"
+    cold.write_bytes(b"title: t\n" * 4096)
+    evict([cold])
+    if not cold_in_a_new_process(cold):
+        pytest.skip("this file system keeps the files in memory: no cold read to see")
+    evict([cold])
+    assert read_from_disk([str(cold)]) is True
+
+
+def test_a_warm_first_worker_closes_its_go_pipe_at_once() -> None:
+    read, write = os.pipe()
     try:
-        answer = pool.first_answer(60)
-        assert answer is not None
-        after_first = journal_size(cache, pool)
-        deadline = time.monotonic() + GO_WAIT_S * 0.8  # before a wait for the reader would end
-        while journal_size(cache, pool) == after_first:
-            assert time.monotonic() < deadline, "the first worker waited for the reader"
-            time.sleep(0.01)
-        assert loaded(pool, first_titles(answer)) == as_checked(root)
+        started = time.monotonic()
+        assert wait_if_cold(False, LONG_WAIT_S, read) is False
+        assert time.monotonic() - started < LONG_WAIT_S / 2
+        with pytest.raises(OSError):
+            os.fstat(read)  # closed
     finally:
-        pool.stop()
+        os.close(write)
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc")

@@ -16,7 +16,6 @@ import marshal
 import os
 import select
 import signal
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -28,7 +27,7 @@ from tui.load.cache import ParseCache
 from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
-from tui.load.pool import Pool, collect, start_walking_pool
+from tui.load.pool import WORKER_PYTHON, Pool, collect, start_walking_pool
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -40,7 +39,7 @@ MIN_CHUNK_BYTES = 64 * 1024
 """Tasks get smaller towards the end, down to about this many bytes."""
 IN_FLIGHT = 2
 """Tasks sent to a worker ahead of its answers."""
-WORKER = (sys.executable, "-m", "tui.load.workers")
+WORKER = (*WORKER_PYTHON, "-m", "tui.load.workers")
 """The command of a worker process."""
 SYNC_FILES = 24
 """Files shown in the first frame (from the parse cache, or parsed), so a small

@@ -38,7 +38,6 @@ import contextlib
 import marshal
 import os
 import select
-import signal
 import sys
 import time
 from array import array
@@ -46,7 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from tui.load.pool_wait import GO_FD, go_pipe, pipe_above
+from tui.load.pool_wait import GO_FD, GO_WAIT_S, go_pipe, pipe_above
 
 POOL_CHUNK = 48
 """Files per task, at most: few answers for the reader to take in."""
@@ -73,6 +72,10 @@ FIRST = -1
 _TOKEN = 4
 TASKS_FD = 3
 """The tasks' pipe, in a worker."""
+WORKER_PYTHON = (sys.executable, "-P")
+"""A worker's Python: with `-P`, `-m` does not put the current folder first on
+its `sys.path`, where a `yaml.py` or `tui/` of the folder the reader was
+started in would be imported in place of ours."""
 
 
 class Pool:
@@ -209,20 +212,23 @@ def start_walking_pool(
     version_key: str,
     workers: int = 2,
     early: int = EARLY,
+    go_wait: float = GO_WAIT_S,
 ) -> Pool | None:
     """`start_pool` for the entry files under `roots` (as `walk` finds them),
     which each worker walks itself: nothing is walked here. The first frame's
     files (`first`) are left out of the walk: the first worker parses them
     before any task, and the reader takes that answer (`Pool.first_answer`),
-    where it would otherwise fork a parser of its own for them."""
+    where it would otherwise fork a parser of its own for them. If reading
+    them took the disk, that worker then waits for `Pool.go`, at most
+    `go_wait` seconds (`tui.load.pool_wait`)."""
     if not roots or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
     pool.first = list(first)
     walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
-    # The first worker, and it alone, is given `GO_FD` (and told so: `True`).
-    listing = marshal.dumps((*walk, [str(path) for path in first], True))
-    later = marshal.dumps((*walk, [], False))
+    # The first worker, and it alone, is given `GO_FD` (and told how long it may wait on it).
+    listing = marshal.dumps((*walk, [str(path) for path in first], float(go_wait)))
+    later = marshal.dumps((*walk, [], None))
     return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early, later)
 
 
@@ -249,7 +255,7 @@ def _start(
         os.close(tasks_read)
         return None
     pool.tokens = written
-    argv = [sys.executable, "-m", "tui.load.workers", "--pool"]
+    argv = [*WORKER_PYTHON, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
     others = listing if later_listing is None else later_listing
@@ -370,7 +376,7 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     answered on standard output."""
     from tui.load.journal import Journal, parse_files
     from tui.load.pool_files import listed, walked
-    from tui.load.pool_wait import disk_reads, wait_if_cold
+    from tui.load.pool_wait import read_from_disk, wait_if_cold
 
     spec = marshal.loads(sys.stdin.buffer.read())
     take = walked(*spec[1:4]) if spec[0] == "walk" else listed(*spec[1:])
@@ -384,10 +390,11 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
             view = view[os.write(out, view) :]
 
     if spec[0] == "walk" and spec[4]:
-        reads = disk_reads()
+        go_wait = spec[5]  # None: no `GO_FD` here
+        cold = go_wait is not None and read_from_disk(spec[4])  # the parse then reads them from memory
         answer(FIRST, spec[4])  # the first frame's files, before any task
-        if spec[5]:
-            wait_if_cold(reads)  # they were on the disk alone: the reader reads its modules
+        if go_wait is not None:
+            wait_if_cold(cold, go_wait)  # they were on the disk alone: the reader reads its modules
     while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
         chunk = int.from_bytes(token, "little")
         names = take(chunk)
@@ -471,7 +478,7 @@ def _end(pid: int) -> None:
     try:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done == 0:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, 9)  # SIGKILL, without `signal`: the workers import this module
             os.waitpid(pid, 0)
     except (ChildProcessError, ProcessLookupError):
         pass

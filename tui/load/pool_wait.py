@@ -63,13 +63,32 @@ def disk_reads() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_inblock
 
 
-def wait_if_cold(reads_before: int, go_fd: int = GO_FD) -> bool:
-    """Wait for `go_fd` to end if the disk was read since `reads_before`
-    (`disk_reads()`); close it either way. Whether it waited."""
+def read_from_disk(names: list[str]) -> bool:
+    """Did reading these files take the disk? They are read here, before they
+    are parsed (which then finds them in the page cache), so that only their
+    own reads count: not the worker's imports, its journal's writes, or what
+    else a busy machine has dropped from the page cache meanwhile. Read as the
+    parse reads them (a regular file, within the size limit): a file that
+    cannot be read is the parse's to report."""
+    from tui.load.limits import MAX_FILE_BYTES
+    from tui.store.safe_read import read_regular
+
+    before = disk_reads()
+    for name in names:
+        try:
+            read_regular(name, MAX_FILE_BYTES)
+        except (OSError, ValueError):  # `UnfitFile` is an OSError
+            continue
+    return disk_reads() > before
+
+
+def wait_if_cold(cold: bool, wait_s: float = GO_WAIT_S, go_fd: int = GO_FD) -> bool:
+    """If `cold` (`read_from_disk`), wait for `go_fd` to end, at most `wait_s`
+    seconds; close it either way. Whether it waited."""
     try:
-        if disk_reads() <= reads_before:
+        if not cold or wait_s <= 0:
             return False
-        select.select([go_fd], [], [], GO_WAIT_S)  # readable at its end: the reader has drawn, or is gone
+        select.select([go_fd], [], [], wait_s)  # readable at its end: the reader has drawn, or is gone
         return True
     except (OSError, ValueError):
         return False
