@@ -6,7 +6,7 @@ its table's columns (`tui.core.table`) is mapped in well under a millisecond,
 and only the rows drawn become `Review`s (bench/README.md). The file is the
 parse cache's name with `-table`: a small marshal header (the tables of repos,
 verdicts, tags, files, the problems, where each column is), then the columns
-raw, 8-aligned, read in place as `memoryview`s, with a CRC-32 over them.
+raw, 8-aligned, read in place as `memoryview`s; a CRC-32 over all of it.
 
 It holds no body: each row points into the parse cache's main file (its
 record, block and slice), so it is tied to that file by inode, size and
@@ -43,8 +43,9 @@ FORMAT = "prdigest-tui/table"
 VERSION = 1
 """Of this file's layout: a table of another version is not read."""
 MAGIC = b"prdtabl1"
-HEAD = len(MAGIC) + 8
-"""The magic, then the header's length (8 bytes, little-endian), then the header."""
+HEAD = len(MAGIC) + 16
+"""The magic, then the header's length and the CRC-32 of all that follows (8
+bytes each, little-endian), then the header and the columns."""
 
 INT_COLUMNS = (
     "title_at", "key_at", "repo_of", "verdict_of", "tag_flat", "tag_flat_at", "tag_rows", "tag_rows_at",
@@ -78,7 +79,14 @@ def save_table(table: ReviewTable, cache: ParseCache, roots: Sequence[Path]) -> 
         header, parts = built
         header["roots"] = tuple(map(str, roots))
         head = marshal.dumps(header)
-        write_atomic(table_path(cache.path), MAGIC, len(head).to_bytes(8, "little"), head, *parts)
+        head += bytes(
+            -(HEAD + len(head)) % 8
+        )  # the columns 8-aligned in the file (marshal reads past none of it)
+        crc = zlib.crc32(head)
+        for part in parts:
+            crc = zlib.crc32(part, crc)
+        lengths = len(head).to_bytes(8, "little") + crc.to_bytes(8, "little")
+        write_atomic(table_path(cache.path), MAGIC, lengths, head, *parts)
     except (OSError, ValueError, OverflowError):
         return False
     return True
@@ -134,16 +142,12 @@ def _columns_to_save(table: ReviewTable, cache: ParseCache) -> tuple[dict, list[
         pad = bytes(-len(data) % 8)
         parts += [data, pad]
         at += len(data) + len(pad)
-    crc = 0
-    for part in parts:
-        crc = zlib.crc32(part, crc)
     header = {
         "format": FORMAT,
         "version": VERSION,
         "version_key": cache.version_key,
         "byteorder": sys.byteorder,
         "cache": (main.st_ino, main.st_size, main.st_mtime_ns),
-        "crc": crc,
         "length": at,
         "n": c.n,
         "repos": c.repos,
@@ -275,19 +279,19 @@ def _header(mapped: mmap.mmap, version_key: str) -> tuple[dict, int]:
     """The header, checked, and where the columns start; ValueError if it is not one of ours."""
     if mapped[: len(MAGIC)] != MAGIC:
         raise ValueError("not a table")
-    length = int.from_bytes(mapped[len(MAGIC) : HEAD], "little")
+    length = int.from_bytes(mapped[len(MAGIC) : len(MAGIC) + 8], "little")
     if length > len(mapped) - HEAD:
         raise ValueError("cut short")
+    if zlib.crc32(memoryview(mapped)[HEAD:]) != int.from_bytes(mapped[len(MAGIC) + 8 : HEAD], "little"):
+        raise ValueError("damaged")
     header = marshal.loads(mapped[HEAD : HEAD + length])
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("version") != VERSION:
         raise ValueError("another format or version")
     if header["version_key"] != version_key or header["byteorder"] != sys.byteorder:
         raise ValueError("another program's")
-    base = HEAD + length
+    base = HEAD + length  # the length counts the padding
     if len(mapped) - base != header["length"] or header["length"] % 8:
         raise ValueError("cut short or too long")
-    if zlib.crc32(memoryview(mapped)[base:]) != header["crc"]:
-        raise ValueError("damaged")
     return header, base
 
 
