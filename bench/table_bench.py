@@ -109,16 +109,15 @@ def side_table(corpus: Path, cache_path: Path, state_path: Path) -> dict:
     table = saved.table()
     steps.mark("table")
     read_keys = state.read_keys()
-    position = table.position
-    found = [row for row in map(position, read_keys) if row is not None]
+    found = table.rows_of(read_keys) if read_keys else []
     steps.mark("key -> row (made on first use)")
     read = bytearray(table.n)
     any(map(read.__setitem__, found, repeat(1)))
     get = read.__getitem__
     counts = {"\x00all": (table.n - len(found), table.n)}
-    for tag in table.tags:
+    for tag in table.tags:  # nothing read: nothing to sum
         rows = table.tag_rows(tag)
-        counts[tag] = (len(rows) - sum(map(get, rows)), len(rows))
+        counts[tag] = (len(rows) - (sum(map(get, rows)) if found else 0), len(rows))
     if len(table.repos) > 1:
         repo_of = table.columns.repo_of
         read_repos = bytes(map(repo_of.__getitem__, found))

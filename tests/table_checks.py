@@ -27,6 +27,8 @@ def assert_same(table: ReviewTable, library: Library) -> None:
     for row, review in enumerate(reviews):
         assert table.position(review.key) == row
     assert table.position("no/such#1") is None
+    keys = [r.key for r in reviews]
+    assert table.rows_of([*keys[::-2], "no/such#1"]) == list(range(len(keys)))[::-2]
     # Tags: the sidebar's order, each tag's reviews in reading order, the counts.
     assert table.tags == tuple(library.tags)
     for tag, under in library.tags.items():
