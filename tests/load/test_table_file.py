@@ -191,3 +191,10 @@ def test_damage_anywhere_is_caught(warm: Warm) -> None:
     assert warm.saved() is None
     path.rmdir()
     assert read_saved(warm.cache_path, __version__) is None  # none at all
+
+
+def test_a_walk_with_problems_rejects_it(warm: Warm, tmp_path: Path) -> None:
+    """A root that is missing (or a folder that cannot be read) is today's path's to report."""
+    missing = tmp_path / "missing"
+    assert save_table(warm.library.table(), warm.parse_cache, [warm.corpus, missing])
+    assert from_saved(warm.cache_path, __version__, [warm.corpus, missing]) is None
