@@ -68,8 +68,8 @@ def table_path(cache_path: Path) -> Path:
 def save_table(table: ReviewTable, cache: ParseCache, roots: Sequence[Path]) -> bool:
     """Write `table`, the library of `roots` loaded through `cache`, next to the
     cache's main file. Only a table whose every body is in that file (a warm
-    start's) and whose every file's stamp the cache knows can be saved: False
-    otherwise, or when writing fails."""
+    start's), whose every file's stamp the cache knows, and with no stale
+    file can be saved: False otherwise, or when writing fails."""
     if cache.path is None:
         return False
     try:
@@ -95,6 +95,8 @@ def save_table(table: ReviewTable, cache: ParseCache, roots: Sequence[Path]) -> 
 def _columns_to_save(table: ReviewTable, cache: ParseCache) -> tuple[dict, list[bytes]] | None:
     c = table.columns
     assert cache.path is not None
+    if c.stale:
+        return None  # a start never has a last good version to show: it would not be the library of the files
     main = os.stat(cache.path)
     stamps = array("q")
     for path in table.files:
