@@ -79,9 +79,8 @@ def save_table(table: ReviewTable, cache: ParseCache, roots: Sequence[Path]) -> 
         header, parts = built
         header["roots"] = tuple(map(str, roots))
         head = marshal.dumps(header)
-        head += bytes(
-            -(HEAD + len(head)) % 8
-        )  # the columns 8-aligned in the file (marshal reads past none of it)
+        # Padded so the columns are 8-aligned in the file (marshal stops at its object's end).
+        head += bytes(-(HEAD + len(head)) % 8)
         crc = zlib.crc32(head)
         for part in parts:
             crc = zlib.crc32(part, crc)
