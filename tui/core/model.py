@@ -10,9 +10,12 @@ import marshal
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from tui.core.text import escaped, one_line
+
+if TYPE_CHECKING:
+    from tui.core.table import ReviewTable
 
 try:
     # hashlib.blake2b is this very function; importing hashlib also loads OpenSSL,
@@ -139,6 +142,10 @@ class Listed(Protocol):
     def pr(self) -> int | None: ...
 
 
+BodySource = bytes | Callable[[], bytes] | tuple
+"""A review's body as `Review.body_source` gives it and `Review.of_row` takes it."""
+
+
 class Review:
     """One review. The fields a list needs (title, repo, verdict, tags, pr,
     location) are plain attributes; the body (summary, items, ...) may be a
@@ -196,6 +203,31 @@ class Review:
         review.key = review_key(repo, pr, title)
         review._body, review._blob = None, blob
         return review
+
+    @classmethod
+    def of_row(
+        cls,
+        fields: tuple[str, str, str, tuple[str, ...], Location, int | None, int, str],
+        body: BodySource,
+    ) -> Review:
+        """A review from a table's row (`tui.core.table`): (title, repo, verdict,
+        tags, location, pr, checks, key) and what `body_source` gave."""
+        review = cls.__new__(cls)
+        review.title, review.repo, review.verdict, review.tags, review.location, review.pr = fields[:6]
+        review.checks, review.key = fields[6], fields[7]
+        if type(body) is tuple:  # unpacked (not a cache's reference, a tuple too): shared, as immutable
+            review._body, review._blob = body, None
+        else:
+            review._body, review._blob = None, body  # type: ignore[assignment]  # bytes or a reader of them
+        return review
+
+    @property
+    def body_source(self) -> BodySource:
+        """The body as it is held: packed (bytes, or a function that reads them)
+        or, for a fresh parse's review, unpacked. `of_row` makes an equal review
+        from it without packing or reading anything."""
+        blob = self._blob
+        return blob if blob is not None else self._body  # type: ignore[return-value]  # one is always set
 
     @property
     def blob(self) -> bytes:
@@ -337,6 +369,7 @@ class Library:
         self.tags: dict[str, list[Review]] = {}
         self.duplicates: list[Problem] = []
         self.repos: list[str] = []  # every repo reviewed, sorted
+        self._table: ReviewTable | None = None
 
     @classmethod
     def build(
@@ -396,13 +429,24 @@ class Library:
     def add_problems(self, problems: Iterable[Problem]) -> None:
         """Problems that are not a file's own (a folder that cannot be read, a
         file skipped), found after the library was built."""
+        self._table = None
         for problem in problems:
             self.problems.setdefault(problem.location.path, []).append(problem)
 
     def is_stale(self, review: Review) -> bool:
         return review.location.path in self.stale
 
+    def table(self) -> ReviewTable:
+        """The library as columns (`tui.core.table`), made on first request after
+        each re-index: ~0.4 s at 100,000 reviews, so nothing on the way to a frame asks."""
+        if self._table is None:
+            from tui.core.table import ReviewTable
+
+            self._table = ReviewTable.from_reviews(self.files, self.problems, self.stale)
+        return self._table
+
     def _index(self) -> None:
+        self._table = None
         ordered: list[Review] = []
         by_key: dict[str, Review] = {}
         duplicates: list[Problem] = []

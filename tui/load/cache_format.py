@@ -151,6 +151,11 @@ class _Body(tuple):
         return _body_from_file(location)
 
 
+CachedBody = _Body
+"""A body in a cache file, by its public name: what a saved table
+(`tui.load.table_file`) points at and makes again."""
+
+
 def _is_body(data: bytes) -> bool:
     try:
         body = marshal.loads(data)
