@@ -21,6 +21,8 @@ Textual method or attribute.
   ticks. tests/ui/test_frame_timer.py.
 - `quiet_input`: an `Input` whose text changing width does not lay the screen
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
+- `KeptLines` (tui/ui/patches/lines.py): a pane's lines styled once per look
+  (`StylesCache.render_line`), for every `StyledPane`. tests/ui/test_kept_lines.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -32,7 +34,7 @@ import asyncio
 import functools
 import math
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from rich.console import RenderableType
 from textual import _time, events
@@ -47,6 +49,7 @@ from textual.timer import EventTargetGone, Timer, TimerCallback
 from textual.widget import Widget
 
 from tui import runtime
+from tui.ui.patches.lines import KeptLines
 from tui.ui.signals import TerminalOutput
 
 if TYPE_CHECKING:
@@ -128,7 +131,14 @@ class StyledPane(ScrollView):
     the bar's rules, laid the whole screen out and drew a second frame a frame
     timer's tick after the first (shift+tab to the tag list, at start-up).
     Styled here, the restyle finds nothing changed. The layout that makes the
-    bar is asked for one more layout (its rules set), right after it."""
+    bar is asked for one more layout (its rules set), right after it.
+
+    Its lines are styled by `KeptLines`: a content line drawn again as it was
+    is not styled, filtered and cut anew."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = KeptLines()
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
