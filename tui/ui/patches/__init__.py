@@ -22,7 +22,7 @@ Textual method or attribute.
 - `quiet_input`: an `Input` whose text changing width does not lay the screen
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `KeptLines` (tui/ui/patches/lines.py): a pane's lines styled once per look
-  (`StylesCache.render_line`), for every `StyledPane`. tests/ui/test_kept_lines.py.
+  (`StylesCache.render_line`), for every `StyledPane` and `KeptBar`. tests/ui/test_kept_lines.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -85,9 +85,14 @@ class KeptBar(ScrollBar):
     the whole bar); one handed out from here drops what Textual's own cache
     of the bar's lines holds (`_styles_cache`, private), which was drawn for
     another look. (textual is pinned exactly; tests/perf_guards/test_redraw.py
-    and the snapshots fail if this stops working.)"""
+    and the snapshots fail if this stops working.) Its lines are styled by
+    `KeptLines`: a thumb that moves leaves most of them as they were."""
 
     KEPT = 4
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = KeptLines()
 
     def looks(self) -> tuple[object, ...]:
         raise NotImplementedError

@@ -23,6 +23,7 @@ the screen ever differs from one drawn with nothing kept.)
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from rich.terminal_theme import TerminalTheme
 from textual._styles_cache import StylesCache
@@ -54,6 +55,18 @@ class KeptLines(StylesCache):
         self.kept.clear()
         self.clear()
 
+    _drawing: tuple[tuple[int, int, int, int], tuple[object, ...]] | None = None
+    """What `_frame` found for the lines of the `render` running."""
+
+    def render(self, *args: Any, **kwargs: Any) -> list[Strip]:
+        """Textual's, with `_frame` worked out once for all the lines it draws
+        (they share every argument but the line)."""
+        self._drawing = None
+        try:
+            return super().render(*args, **kwargs)
+        finally:
+            self._drawing = None
+
     def render_line(
         self,
         styles: StylesBase,
@@ -72,17 +85,17 @@ class KeptLines(StylesCache):
     ) -> Strip:
         args = (styles, y, size, content_size, padding, base_background, background)
         rest = (border_title, border_subtitle, opacity, ansi_theme, native_ansi)
-        content_y = _content_row(styles, y, size, content_size, padding)
-        if content_y is None:
+        drawing = self._drawing
+        if drawing is None:
+            drawing = _frame(styles, size, content_size, padding, base_background, background, opacity)
+            drawing = drawing[0], (*drawing[1], ansi_theme, native_ansi)
+            self._drawing = drawing
+        (first, end, gutter_top, content_height), look = drawing
+        content_y = y - gutter_top
+        if not (first <= y < end and 0 <= content_y < content_height):
             return super().render_line(*args, render_content_line, *rest)
         content = render_content_line(content_y)
-        key = (
-            tuple(content),
-            content.cell_length,
-            _look(styles, size, content_size, padding, base_background, background, opacity),
-            ansi_theme,
-            native_ansi,
-        )
+        key = (tuple(content), content.cell_length, look)
         kept = self.kept
         strip = kept.pop(key, None)
         if strip is None:
@@ -94,26 +107,7 @@ class KeptLines(StylesCache):
         return strip
 
 
-def _content_row(styles: StylesBase, y: int, size: Size, content_size: Size, padding: Spacing) -> int | None:
-    """The content line that line `y` draws, as `StylesCache.render_line`
-    decides it; None for a border, padding or outline row, or one below the
-    content."""
-    height = size.height
-    (border_top, _), _, (border_bottom, _), _ = styles.border
-    (outline_top, _), _, (outline_bottom, _), _ = styles.outline
-    gutter = styles.gutter
-    pad_top, _, pad_bottom, _ = padding
-    if (border_top and y == 0) or (border_bottom and y == height - 1):
-        return None
-    if (pad_top and y < gutter.top) or (pad_bottom and y >= height - gutter.bottom):
-        return None
-    if (outline_top and y == 0) or (outline_bottom and y == height - 1):
-        return None
-    content_y = y - gutter.top
-    return content_y if 0 <= content_y < content_size.height else None
-
-
-def _look(
+def _frame(
     styles: StylesBase,
     size: Size,
     content_size: Size,
@@ -121,19 +115,32 @@ def _look(
     base_background: Color,
     background: Color,
     opacity: float,
-) -> tuple[object, ...]:
-    """Everything `StylesCache.render_line` reads to style a content line,
-    but the line: the borders' and outlines' kinds and colours, the padding's
-    sides, the colours under and of the widget, text opacity, tint, hatch and
-    opacity."""
+) -> tuple[tuple[int, int, int, int], tuple[object, ...]]:
+    """Where the content lines are, as `StylesCache.render_line` decides it
+    (the first and the end of the lines that are no border, padding or
+    outline row, the top gutter, the content's height), and everything it
+    reads to style one but the line itself (the look): the borders' and
+    outlines' kinds and colours, the padding's sides, the colours under and
+    of the widget, text opacity, tint, hatch and opacity."""
+    height = size.height
+    border, outline, gutter = styles.border, styles.outline, styles.gutter
+    (border_top, _), _, (border_bottom, _), _ = border
+    (outline_top, _), _, (outline_bottom, _), _ = outline
+    pad_top, _, pad_bottom, _ = padding
+    first = 1 if border_top or outline_top else 0
+    if pad_top:
+        first = max(first, gutter.top)
+    end = height - 1 if border_bottom or outline_bottom else height
+    if pad_bottom:
+        end = min(end, height - gutter.bottom)
     hatch = styles.hatch if styles.has_rule("hatch") else None
-    return (
+    look = (
         size.width,
         content_size.width,
         padding.left,
         padding.right,
-        styles.border,
-        styles.outline,
+        border,
+        outline,
         base_background,
         background,
         styles.text_opacity,
@@ -141,3 +148,4 @@ def _look(
         hatch,
         opacity,
     )
+    return (first, end, gutter.top, content_size.height), look
