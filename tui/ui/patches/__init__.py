@@ -23,6 +23,9 @@ Textual method or attribute.
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `KeptLines` (tui/ui/patches/lines.py): a pane's lines styled once per look
   (`StylesCache.render_line`), for every `StyledPane` and `KeptBar`. tests/ui/test_kept_lines.py.
+- `lazy_strip_caches` (tui/ui/patches/strips.py): a `Strip`'s seven caches made
+  when first used (`Strip.__init__`); installed when this package is first
+  imported. tests/ui/test_kept_lines.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -50,10 +53,13 @@ from textual.widget import Widget
 
 from tui import runtime
 from tui.ui.patches.lines import KeptLines
+from tui.ui.patches.strips import lazy_strip_caches
 from tui.ui.signals import TerminalOutput
 
 if TYPE_CHECKING:
     from textual.widgets import Input
+
+lazy_strip_caches()
 
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
