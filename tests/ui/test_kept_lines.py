@@ -161,3 +161,24 @@ async def test_the_screen_draws_as_new_after_marks_checks_filters_search_resizes
             await pilot.press("enter", "escape")
             await pilot.pause()
             assert drawn(app) == await drawn_as_new(app, pilot), theme
+
+
+def test_a_line_whose_segments_cannot_be_kept_is_styled_as_textual_styles_it() -> None:
+    """A segment's control codes may come in a list (unhashable): that line
+    is styled each time, as Textual would."""
+    from rich.segment import ControlType, Segment
+    from textual._styles_cache import StylesCache
+    from textual.color import Color
+    from textual.css.styles import Styles
+    from textual.geometry import Size, Spacing
+
+    content = Strip([Segment("ab"), Segment("", None, [(ControlType.BELL,)])])  # type: ignore[list-item]
+    styles = Styles()
+    args = (styles, 0, Size(4, 1), Size(4, 1), Spacing(), Color(0, 0, 0), Color(10, 20, 30))
+    rest = (None, None, 1.0, None, False)
+    kept = KeptLines()
+    first = kept.render_line(*args, lambda _y: content, *rest)  # type: ignore[arg-type]
+    again = kept.render_line(*args, lambda _y: content, *rest)  # type: ignore[arg-type]
+    plain = StylesCache().render_line(*args, lambda _y: content, *rest)  # type: ignore[arg-type]
+    assert first is not again and not kept.kept
+    assert list(first) == list(again) == list(plain)

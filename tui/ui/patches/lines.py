@@ -96,6 +96,10 @@ class KeptLines(StylesCache):
             return super().render_line(*args, render_content_line, *rest)
         content = render_content_line(content_y)
         key = (tuple(content), content.cell_length, look)
+        try:
+            hash(key)
+        except TypeError:  # a segment's control codes in a list: not kept
+            return super().render_line(*args, lambda _y: content, *rest)
         kept = self.kept
         strip = kept.pop(key, None)
         if strip is None:
