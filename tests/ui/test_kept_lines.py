@@ -123,6 +123,28 @@ async def test_focus_moving_back_reuses_both_looks(tmp_path: Path) -> None:
         assert sum(again[y] is listed[y] for y in content) >= len(content) - 2
 
 
+async def test_a_review_focused_first_is_given_new_borders_not_styled_again(tmp_path: Path) -> None:
+    """`enter` on a review shown but never focused: its lines' insides are
+    the ones styled for the list's preview, put between the focused borders
+    (Textual styles the first line, and the cursor's), and the screen is as
+    if drawn anew."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        view = app.query_one(ReviewView)
+        cache = view._styles_cache
+        assert isinstance(cache, KeptLines)
+        styled, bordered = cache.styled, cache.bordered
+        await pilot.press("enter")
+        await pilot.pause()
+        content = content_lines(view)
+        assert len(content) > 10
+        start, end = view._item_rows[view.cursor]  # the cursor's item: drawn anew
+        assert cache.styled - styled == 1 + (end - start)  # and the first line, for the borders
+        assert cache.bordered - bordered >= len(content) - (end - start) - 4
+        assert drawn(app) == await drawn_as_new(app, pilot)
+
+
 async def test_the_screen_draws_as_new_after_marks_checks_filters_search_resizes_and_themes(
     tmp_path: Path,
 ) -> None:
