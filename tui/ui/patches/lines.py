@@ -10,7 +10,7 @@ list's 21 lines for one row's count, the tag list's 12 for two counts, the
 review's 35 for one box; `enter` and `escape` change the panes' border colour
 and nothing inside it. Here a content line (inside the borders and padding)
 drawn with the same segments, at the same size and in the same look (what
-`render_line` reads of the styles and colours, `_look`) is the strip styled
+`render_line` reads of the styles and colours, `_frame_of`) is the strip styled
 for it last time, and so its filtered strip and its cuts (kept on that strip
 by Textual) are too. Top and bottom borders, padding rows and outline rows go
 to Textual as before.
