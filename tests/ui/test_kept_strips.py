@@ -12,6 +12,7 @@ from textual.strip import Strip
 
 from tests.app_helpers import make_app, settled
 from tui.ui.app import PrDigestApp
+from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 
@@ -33,7 +34,11 @@ async def drawn_as_new(app: PrDigestApp, pilot: object) -> list[list[tuple[str, 
     reviews._kept.clear()
     reviews._cache.clear()
     for widget in (reviews, view):
-        widget._styles_cache.clear()
+        cache = widget._styles_cache
+        if isinstance(cache, KeptLines):
+            cache.forget()  # the styled lines it keeps too
+        else:
+            cache.clear()
         widget.refresh()
     app.screen.refresh()
     await pilot.pause()  # type: ignore[attr-defined]

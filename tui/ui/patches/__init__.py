@@ -21,6 +21,11 @@ Textual method or attribute.
   ticks. tests/ui/test_frame_timer.py.
 - `quiet_input`: an `Input` whose text changing width does not lay the screen
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
+- `KeptLines` (tui/ui/patches/lines.py): a pane's lines styled once per look
+  (`StylesCache.render_line`), for every `StyledPane` and `KeptBar`. tests/ui/test_kept_lines.py.
+- `lazy_strip_caches` (tui/ui/patches/strips.py): a `Strip`'s seven caches made
+  when first used (`Strip.__init__`); installed when this package is first
+  imported. tests/ui/test_kept_lines.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.
@@ -32,7 +37,7 @@ import asyncio
 import functools
 import math
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from rich.console import RenderableType
 from textual import _time, events
@@ -47,10 +52,14 @@ from textual.timer import EventTargetGone, Timer, TimerCallback
 from textual.widget import Widget
 
 from tui import runtime
+from tui.ui.patches.lines import KeptLines
+from tui.ui.patches.strips import lazy_strip_caches
 from tui.ui.signals import TerminalOutput
 
 if TYPE_CHECKING:
     from textual.widgets import Input
+
+lazy_strip_caches()
 
 
 def set_virtual_size(view: ScrollView, size: Size) -> None:
@@ -82,9 +91,14 @@ class KeptBar(ScrollBar):
     the whole bar); one handed out from here drops what Textual's own cache
     of the bar's lines holds (`_styles_cache`, private), which was drawn for
     another look. (textual is pinned exactly; tests/perf_guards/test_redraw.py
-    and the snapshots fail if this stops working.)"""
+    and the snapshots fail if this stops working.) Its lines are styled by
+    `KeptLines`: a thumb that moves leaves most of them as they were."""
 
     KEPT = 4
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = KeptLines()
 
     def looks(self) -> tuple[object, ...]:
         raise NotImplementedError
@@ -128,7 +142,14 @@ class StyledPane(ScrollView):
     the bar's rules, laid the whole screen out and drew a second frame a frame
     timer's tick after the first (shift+tab to the tag list, at start-up).
     Styled here, the restyle finds nothing changed. The layout that makes the
-    bar is asked for one more layout (its rules set), right after it."""
+    bar is asked for one more layout (its rules set), right after it.
+
+    Its lines are styled by `KeptLines`: a content line drawn again as it was
+    is not styled, filtered and cut anew."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = KeptLines()
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
