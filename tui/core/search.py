@@ -17,12 +17,15 @@ import functools
 import operator
 import re
 import string
+from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
+from operator import itemgetter
 
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
 from tui.core.search_scan import Job, Scan, Span
+from tui.core.search_widths import Parts, holds, joined, same_width, split
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -62,7 +65,9 @@ def review_fields(review: Review) -> list[str]:
 class SearchIndex:
     """Lowered searchable text per review, and what searches answered.
 
-    Texts are made on first use (or ahead, by `prepare`) and kept, keyed by
+    Texts are made on first use (or ahead, by `prepare`) and kept split by
+    width (`tui.core.search_widths`: a term is looked for in its width's
+    part only), keyed by
     the review object's id, the object kept alive alongside (so its id is
     never another's): a reloaded review is a new object and gets fresh text.
     `retain` drops the text of reviews that are gone. Answers are kept per
@@ -75,22 +80,27 @@ class SearchIndex:
     """Lists whose answers are kept (All, a tag, a view...)."""
 
     def __init__(self) -> None:
-        self._texts: dict[int, str] = {}
+        self._texts: dict[int, Parts] = {}
         self._alive: dict[int, Review] = {}  # keeps each id taken by its review
         self._lists: list[ListAnswers[Review]] = []
 
-    def text(self, review: Review) -> str:
+    def parts(self, review: Review) -> Parts:
+        """Its searchable text, lowered, as kept: its two parts."""
         key = id(review)
-        text = self._texts.get(key)
-        if text is not None and self._alive[key] is review:
-            return text
-        text = self._texts[key] = "\n".join(review_fields(review)).lower()
+        parts = self._texts.get(key)
+        if parts is not None and self._alive[key] is review:
+            return parts
+        parts = self._texts[key] = split("\n".join(review_fields(review)).lower())
         self._alive[key] = review
-        return text
+        return parts
+
+    def text(self, review: Review) -> str:
+        """Its searchable text, lowered, in its order."""
+        return joined(*self.parts(review))
 
     def matches(self, review: Review, query_terms: Sequence[str]) -> bool:
-        text = self.text(review)
-        return all(term in text for term in query_terms)
+        parts = self.parts(review)
+        return all(holds(parts, term) for term in query_terms)
 
     def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
         """The reviews that match every term, in their order.
@@ -193,7 +203,7 @@ class SearchIndex:
         yield from self._make(reviews, piece)
         answers = self._answers(reviews)
         yield from self._align(answers, piece * 64)
-        texts = answers.texts
+        texts = answers.texts  # Latin-1 parts: every PREPARED character is Latin-1
         if texts is None:
             return  # the list changed meanwhile (a reload)
         step = piece * 256
@@ -226,12 +236,16 @@ class SearchIndex:
             assert parent is not None
             rest = (further.term, *(term for term in rest if term != further.term))
             anchor = answers.full[parent[1]].term
+            starts = further.starts
+            if not same_width(further.term, anchor):  # its places are in the other part
+                starts, placed = array("i", [0]) * len(further.reviews), False
             job = Job(
                 rest,
                 further.reviews,
                 further.texts,
+                further.wides,
                 further.places,
-                further.starts,
+                starts,
                 placed,
                 known,
                 anchor,
@@ -241,7 +255,8 @@ class SearchIndex:
         flags = None if bits == answers.every else flags_of(bits, size)
         texts = self._aligned(answers)
         if texts is not None:
-            return Scan(answers, wanted, [Span(rest, answers.source, texts, self._lookup, flags, known)])
+            span = Span(rest, answers.source, (texts, answers.wides), self._lookup, flags, known)
+            return Scan(answers, wanted, [span])
         span = Span(rest, answers.source, None, self._text_of, flags, known)
         return Scan(answers, wanted, [span], make=functools.partial(self._make_for, answers), first=first)
 
@@ -253,13 +268,13 @@ class SearchIndex:
         yield from self._make_chunks(chunks, piece)
         yield from self._align(answers, piece * 256)
 
-    def _lookup(self, review: Review) -> str:
+    def _lookup(self, review: Review) -> Parts:
         return self._texts[id(review)]
 
-    def _text_of(self, review: Review) -> str:
+    def _text_of(self, review: Review) -> Parts:
         """Its text, made now if it is not yet."""
-        text = self._texts.get(id(review))
-        return self.text(review) if text is None else text
+        parts = self._texts.get(id(review))
+        return self.parts(review) if parts is None else parts
 
     ALIGN_AT_ONCE = 8192
     """The longest list whose texts `_aligned` looks up in one go (~2 ms); a
@@ -284,13 +299,15 @@ class SearchIndex:
         answers.looked_at = made
         get, source = self._texts.get, answers.source
         texts: list[str] = []
+        wides: list[str] = []
         for start in range(0, answers.size, piece):
             part = list(map(get, map(id, source[start : start + piece])))
             if None in part:
                 return
-            texts.extend(part)  # type: ignore[arg-type]  # no None in it
+            texts.extend(map(itemgetter(0), part))  # type: ignore[arg-type]  # no None in it
+            wides.extend(map(itemgetter(1), part))  # type: ignore[arg-type]
             yield
-        answers.texts = texts
+        answers.texts, answers.wides = texts, wides
 
     def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
         if not isinstance(reviews, Sequence):
@@ -326,7 +343,7 @@ class SearchIndex:
         made = 0
         for page in pages.values():
             for review in page:
-                self.text(review)
+                self.parts(review)
             made += len(page)
             if made >= piece:
                 made = 0
