@@ -178,24 +178,3 @@ def test_the_chinese_corpus_is_answered_as_the_plain_scan() -> None:
         *boundary_queries(list(paragraphs), rng, 60),
     ]
     answers_are_plain(reviews, queries, rng)
-
-
-def test_prepare_keeps_one_copy_of_each_text_in_the_lists_order() -> None:
-    """`prepare` copies the texts made into new strings in the list's order
-    (a scan reads them so), kept in their place: one copy of each, equal to
-    what was made, and a text kept whole still one string in both parts."""
-    reviews = [review(f"t{n} 调度 fp8量化", key=n) for n in range(300)]
-    reviews.append(review("a\x1f调 whole", key=999))
-    index = SearchIndex()
-    made = {id(one): index.parts(one) for one in reviews}
-    for _ in index.prepare(reviews):
-        pass
-    answers = index._lists[-1]
-    assert answers.texts is not None
-    for n, one in enumerate(reviews):
-        latin, wide = index.parts(one)
-        assert latin is answers.texts[n] and wide is answers.wides[n]
-        assert (latin, wide) == made[id(one)] and latin is not made[id(one)][0]
-    latin, wide = index.parts(reviews[-1])
-    assert latin is wide and joined(latin, wide) == index.text(reviews[-1]) == "a\x1f调 whole\ns"
-    assert index.select(reviews, terms("fp8量化 t29")) == plain(reviews, "fp8量化 t29")

@@ -25,7 +25,7 @@ from operator import itemgetter
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
 from tui.core.search_scan import Job, Scan, Span
-from tui.core.search_widths import Parts, copied, holds, joined, same_width, split
+from tui.core.search_widths import Parts, holds, joined, same_width, split
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -202,7 +202,7 @@ class SearchIndex:
         first search does not read every review's body)."""
         yield from self._make(reviews, piece)
         answers = self._answers(reviews)
-        yield from self._align(answers, piece * 64, compact=True)
+        yield from self._align(answers, piece * 64)
         texts = answers.texts  # Latin-1 parts: every PREPARED character is Latin-1
         if texts is None:
             return  # the list changed meanwhile (a reload)
@@ -289,11 +289,10 @@ class SearchIndex:
                 pass
         return answers.texts
 
-    def _align(self, answers: ListAnswers[Review], piece: int, compact: bool = False) -> Iterator[None]:
+    def _align(self, answers: ListAnswers[Review], piece: int) -> Iterator[None]:
         """Look up the texts of `answers`' list in its order (`ListAnswers.texts`),
         `piece` reviews at a time, if every one may be made; no more than once
-        for as many texts made. `compact`: and copy them, kept in place of the
-        texts made (`search_widths.copied`: a scan reads them in this order)."""
+        for as many texts made."""
         made = len(self._texts)
         if answers.texts is not None or made < answers.size or made == answers.looked_at:
             return
@@ -306,9 +305,6 @@ class SearchIndex:
             if None in found:
                 return
             part: list[Parts] = found  # type: ignore[assignment]  # no None in it
-            if compact:
-                part = copied(part)
-                self._texts.update(zip(map(id, source[start : start + piece]), part, strict=True))
             texts.extend(map(itemgetter(0), part))
             wides.extend(map(itemgetter(1), part))
             yield

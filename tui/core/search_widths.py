@@ -58,22 +58,6 @@ def split(text: str) -> Parts:
     return SEP.join(runs[::2]), SEP.join(runs[1::2])
 
 
-def copied(texts: list[Parts]) -> list[Parts]:
-    """The same texts in new strings, each part's made one after another: a
-    scan reads a part of every text in the list's order, and texts made as
-    reviews were read lie among what was freed meanwhile (at 100,000, `find`
-    over the copies took ~0.7× the CPU for Latin-1 terms, ~0.55× for wide)."""
-    latins = [_copy(latin) for latin, _ in texts]
-    wides = [
-        latin if wide is text else _copy(wide) for latin, (text, wide) in zip(latins, texts, strict=True)
-    ]
-    return list(zip(latins, wides, strict=True))
-
-
-def _copy(text: str) -> str:
-    return "".join(("", text))  # a new string (a slice of all of it, or a join of one, is the same)
-
-
 def joined(latin: str, wide: str) -> str:
     """The text whose parts these are, in its order."""
     if not wide or latin is wide:
