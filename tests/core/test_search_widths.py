@@ -178,3 +178,33 @@ def test_the_chinese_corpus_is_answered_as_the_plain_scan() -> None:
         *boundary_queries(list(paragraphs), rng, 60),
     ]
     answers_are_plain(reviews, queries, rng)
+
+
+def test_texts_made_for_a_waiting_scan_are_whole_until_prepare_splits_them() -> None:
+    """A scan that makes the texts it reaches keeps them whole (no split in
+    the key's wait); `prepare` splits them later, in pieces, while queries go
+    on being typed and a scan runs: every answer meanwhile is the plain one."""
+    rng = random.Random(11)
+    reviews = [
+        review(f"t{n} 调度 fp8量化", key=n, summary=rng.choice(["kv缓存 命中", "KV cache", "图捕获，fp8"]))
+        for n in range(200)
+    ]
+    index = SearchIndex()
+    assert index.select(reviews, terms("fp8量")) == plain(reviews, "fp8量")
+    assert all(index.parts(one)[0] is index.parts(one)[1] for one in reviews)  # whole
+    running = index.scan(reviews, terms("kv缓"))
+    running.advance(8)
+    steps = index.prepare(reviews, piece=4)
+    for asked in [*typed("fp8量化"), *typed("kv缓存 命"), *typed("t1 图")]:
+        for _ in range(rng.randint(0, 3)):
+            next(steps, None)
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+    for _ in steps:
+        pass
+    running.finish()
+    assert list(running.found) == plain(reviews, "kv缓")
+    for one in reviews:
+        latin, wide = index.parts(one)
+        assert latin is not wide and (latin, wide) == split(index.text(one))
+    for asked in typed("kv缓存 命中"):
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
