@@ -66,10 +66,10 @@ class SearchIndex:
     """Lowered searchable text per review, and what searches answered.
 
     Texts are made on first use (or ahead, by `prepare`) and kept split by
-    width (`tui.core.search_widths`: a term is looked for in its width's
-    part only), keyed by
-    the review object's id, the object kept alive alongside (so its id is
-    never another's): a reloaded review is a new object and gets fresh text.
+    width (`tui.core.search_widths`: a term is looked for in its width's part
+    only), keyed by the review object's id, the object kept alive alongside
+    (so its id is never another's): a reloaded review is a new object and
+    gets fresh text.
     `retain` drops the text of reviews that are gone. Answers are kept per
     list searched (`tui.core.search_memory`); a list is the same object until
     the library changes, so a reload starts them afresh. Tests run in C
@@ -293,7 +293,7 @@ class SearchIndex:
         return self._texts[id(review)]
 
     def _text_of(self, review: Review) -> Parts:
-        """Its text, made now if it is not yet."""
+        """Its text, made now (whole: a scan waits for it) if it is not yet."""
         parts = self._texts.get(id(review))
         return self.parts(review, whole=True) if parts is None else parts
 
