@@ -200,16 +200,17 @@ class SearchIndex:
     most queries of code words (a first character tests every text)."""
 
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
-        """Make the texts not made yet and answer `PREPARED`, yielding every
-        `piece` texts or so (a caller runs this in the background, so that the
-        first search does not read every review's body)."""
-        yield from self._make(reviews, piece)
+        """Make the texts not made yet and answer `PREPARED`, then split the
+        texts (`tui.core.search_widths`), yielding every `piece` texts or so
+        (a caller runs this in the background, so that the first search does
+        not read every review's body). Made whole first: a first character
+        typed soon after is answered as soon as without the split."""
+        yield from self._make(reviews, piece, whole=True)
         answers = self._answers(reviews)
         yield from self._align(answers, piece * 64)
-        texts = answers.texts  # Latin-1 parts: every PREPARED character is Latin-1
+        texts = answers.texts  # PREPARED characters are Latin-1: found in whole texts or Latin-1 parts
         if texts is None:
             return  # the list changed meanwhile (a reload)
-        yield from self._split_whole(answers, piece * 4)
         step = piece * 256
         for char in self.PREPARED:
             if (char,) in answers.chars:
@@ -219,6 +220,7 @@ class SearchIndex:
                 hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
+        yield from self._split_whole(answers, piece * 4)
 
     def _plan(
         self,
@@ -346,10 +348,10 @@ class SearchIndex:
     def _missing(self, reviews: Sequence[Review]) -> list[Review]:
         return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
 
-    def _make(self, reviews: Sequence[Review], piece: int) -> Iterator[None]:
+    def _make(self, reviews: Sequence[Review], piece: int, whole: bool = False) -> Iterator[None]:
         step = piece * 128
         return self._make_chunks(
-            (reviews[start : start + step] for start in range(0, len(reviews), step)), piece
+            (reviews[start : start + step] for start in range(0, len(reviews), step)), piece, whole
         )
 
     def _make_chunks(
