@@ -40,7 +40,7 @@ def test_texts_of_unchanged_files_survive_a_reload(tmp_path: Path) -> None:
     index = SearchIndex()
     assert [r.title for r in index.select(library.reviews, terms("alpha"))] == ["one 100"]
     assert len(index) == 5  # every text made
-    made = {r.key: index.text(r) for r in library.reviews}
+    made = {r.key: index.parts(r) for r in library.reviews}
 
     two.write_text(page("two", 200, "gamma", "zeta"), encoding="utf-8")  # one review of two edited
     changes = library.apply({**{two: FileUpdate(load(two)[two], [])}, three: None})
@@ -50,9 +50,9 @@ def test_texts_of_unchanged_files_survive_a_reload(tmp_path: Path) -> None:
     kept = [r for path in (one,) for r in library.files[path]]
     assert len(index) == len(kept) == 2  # two's old reviews and three's are forgotten
     for review in kept:
-        assert index.text(review) is made[review.key]  # the very text: not made again
+        assert index.parts(review) is made[review.key]  # the very text: not made again
     for review in library.files[two]:
-        assert review.key in made and index.text(review) is not made[review.key]  # a new object
+        assert review.key in made and index.parts(review) is not made[review.key]  # a new object
     assert "zeta" in index.text(library.files[two][1]) and "delta" not in index.text(library.files[two][1])
     assert index.select(library.reviews, terms("delta")) == [] == plain(library.reviews, "delta")
     assert index.select(library.reviews, terms("zeta")) == plain(library.reviews, "zeta") != []

@@ -17,12 +17,15 @@ import functools
 import operator
 import re
 import string
+from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
+from operator import itemgetter
 
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
 from tui.core.search_scan import Job, Scan, Span
+from tui.core.search_widths import Parts, holds, joined, same_width, split
 from tui.core.text import without_backticks
 
 Run = tuple[str, Hashable]
@@ -62,9 +65,11 @@ def review_fields(review: Review) -> list[str]:
 class SearchIndex:
     """Lowered searchable text per review, and what searches answered.
 
-    Texts are made on first use (or ahead, by `prepare`) and kept, keyed by
-    the review object's id, the object kept alive alongside (so its id is
-    never another's): a reloaded review is a new object and gets fresh text.
+    Texts are made on first use (or ahead, by `prepare`) and kept split by
+    width (`tui.core.search_widths`: a term is looked for in its width's part
+    only), keyed by the review object's id, the object kept alive alongside
+    (so its id is never another's): a reloaded review is a new object and
+    gets fresh text.
     `retain` drops the text of reviews that are gone. Answers are kept per
     list searched (`tui.core.search_memory`); a list is the same object until
     the library changes, so a reload starts them afresh. Tests run in C
@@ -75,22 +80,30 @@ class SearchIndex:
     """Lists whose answers are kept (All, a tag, a view...)."""
 
     def __init__(self) -> None:
-        self._texts: dict[int, str] = {}
+        self._texts: dict[int, Parts] = {}
         self._alive: dict[int, Review] = {}  # keeps each id taken by its review
         self._lists: list[ListAnswers[Review]] = []
 
-    def text(self, review: Review) -> str:
+    def parts(self, review: Review, whole: bool = False) -> Parts:
+        """Its searchable text, lowered, as kept: its two parts. `whole`, if
+        made now: kept whole in both (not split: ~10 µs of the ~40 a text
+        costs), as a scan that waits for it makes it; `prepare` splits it."""
         key = id(review)
-        text = self._texts.get(key)
-        if text is not None and self._alive[key] is review:
-            return text
-        text = self._texts[key] = "\n".join(review_fields(review)).lower()
+        parts = self._texts.get(key)
+        if parts is not None and self._alive[key] is review:
+            return parts
+        text = "\n".join(review_fields(review)).lower()
+        parts = self._texts[key] = (text, text) if whole else split(text)
         self._alive[key] = review
-        return text
+        return parts
+
+    def text(self, review: Review) -> str:
+        """Its searchable text, lowered, in its order."""
+        return joined(*self.parts(review))
 
     def matches(self, review: Review, query_terms: Sequence[str]) -> bool:
-        text = self.text(review)
-        return all(term in text for term in query_terms)
+        parts = self.parts(review)
+        return all(holds(parts, term) for term in query_terms)
 
     def select(self, reviews: Iterable[Review], query_terms: Sequence[str]) -> list[Review]:
         """The reviews that match every term, in their order.
@@ -187,13 +200,15 @@ class SearchIndex:
     most queries of code words (a first character tests every text)."""
 
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
-        """Make the texts not made yet and answer `PREPARED`, yielding every
-        `piece` texts or so (a caller runs this in the background, so that the
-        first search does not read every review's body)."""
-        yield from self._make(reviews, piece)
+        """Make the texts not made yet and answer `PREPARED`, then split the
+        texts (`tui.core.search_widths`), yielding every `piece` texts or so
+        (a caller runs this in the background, so that the first search does
+        not read every review's body). Made whole first: a first character
+        typed soon after is answered as soon as without the split."""
+        yield from self._make(reviews, piece, whole=True)
         answers = self._answers(reviews)
         yield from self._align(answers, piece * 64)
-        texts = answers.texts
+        texts = answers.texts  # PREPARED characters are Latin-1: found in whole texts or Latin-1 parts
         if texts is None:
             return  # the list changed meanwhile (a reload)
         step = piece * 256
@@ -205,6 +220,7 @@ class SearchIndex:
                 hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
+        yield from self._split_whole(answers, piece * 4)
 
     def _plan(
         self,
@@ -226,12 +242,16 @@ class SearchIndex:
             assert parent is not None
             rest = (further.term, *(term for term in rest if term != further.term))
             anchor = answers.full[parent[1]].term
+            starts = further.starts
+            if not same_width(further.term, anchor):  # its places are in the other part
+                starts, placed = array("i", [0]) * len(further.reviews), False
             job = Job(
                 rest,
                 further.reviews,
                 further.texts,
+                further.wides,
                 further.places,
-                further.starts,
+                starts,
                 placed,
                 known,
                 anchor,
@@ -241,25 +261,43 @@ class SearchIndex:
         flags = None if bits == answers.every else flags_of(bits, size)
         texts = self._aligned(answers)
         if texts is not None:
-            return Scan(answers, wanted, [Span(rest, answers.source, texts, self._lookup, flags, known)])
+            span = Span(rest, answers.source, (texts, answers.wides), self._lookup, flags, known)
+            return Scan(answers, wanted, [span])
         span = Span(rest, answers.source, None, self._text_of, flags, known)
         return Scan(answers, wanted, [span], make=functools.partial(self._make_for, answers), first=first)
+
+    def _split_whole(self, answers: ListAnswers[Review], piece: int) -> Iterator[None]:
+        """Split the texts of `answers`' list kept whole (made while a scan
+        waited), in its texts and in the index. What holds the whole ones
+        (a running scan's matches, kept answers with their places in them)
+        keeps them: a place is only ever used with the text it was found in."""
+        texts, wides, source = answers.texts, answers.wides, answers.source
+        assert texts is not None
+        for start in range(0, len(texts), piece):
+            for n in compress(
+                range(start, start + piece),
+                map(operator.is_, texts[start : start + piece], wides[start : start + piece]),
+            ):
+                parts = split(texts[n])
+                if parts[0] is not parts[1]:  # (a text that holds `SEP` stays whole)
+                    texts[n], wides[n] = self._texts[id(source[n])] = parts
+            yield
 
     def _make_for(
         self, answers: ListAnswers[Review], chunks: Iterable[Sequence[Review]], piece: int
     ) -> Iterator[None]:
         """A scan's `make`: the texts missing of its candidates, then, if every
         text of the list is made now, them in its order (`_align`)."""
-        yield from self._make_chunks(chunks, piece)
+        yield from self._make_chunks(chunks, piece, whole=True)
         yield from self._align(answers, piece * 256)
 
-    def _lookup(self, review: Review) -> str:
+    def _lookup(self, review: Review) -> Parts:
         return self._texts[id(review)]
 
-    def _text_of(self, review: Review) -> str:
-        """Its text, made now if it is not yet."""
-        text = self._texts.get(id(review))
-        return self.text(review) if text is None else text
+    def _text_of(self, review: Review) -> Parts:
+        """Its text, made now (whole: a scan waits for it) if it is not yet."""
+        parts = self._texts.get(id(review))
+        return self.parts(review, whole=True) if parts is None else parts
 
     ALIGN_AT_ONCE = 8192
     """The longest list whose texts `_aligned` looks up in one go (~2 ms); a
@@ -284,13 +322,16 @@ class SearchIndex:
         answers.looked_at = made
         get, source = self._texts.get, answers.source
         texts: list[str] = []
+        wides: list[str] = []
         for start in range(0, answers.size, piece):
-            part = list(map(get, map(id, source[start : start + piece])))
-            if None in part:
+            found = list(map(get, map(id, source[start : start + piece])))
+            if None in found:
                 return
-            texts.extend(part)  # type: ignore[arg-type]  # no None in it
+            part: list[Parts] = found  # type: ignore[assignment]  # no None in it
+            texts.extend(map(itemgetter(0), part))
+            wides.extend(map(itemgetter(1), part))
             yield
-        answers.texts = texts
+        answers.texts, answers.wides = texts, wides
 
     def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
         if not isinstance(reviews, Sequence):
@@ -307,17 +348,20 @@ class SearchIndex:
     def _missing(self, reviews: Sequence[Review]) -> list[Review]:
         return list(compress(reviews, map(operator.not_, map(self._texts.__contains__, map(id, reviews)))))
 
-    def _make(self, reviews: Sequence[Review], piece: int) -> Iterator[None]:
+    def _make(self, reviews: Sequence[Review], piece: int, whole: bool = False) -> Iterator[None]:
         step = piece * 128
         return self._make_chunks(
-            (reviews[start : start + step] for start in range(0, len(reviews), step)), piece
+            (reviews[start : start + step] for start in range(0, len(reviews), step)), piece, whole
         )
 
-    def _make_chunks(self, chunks: Iterable[Sequence[Review]], piece: int) -> Iterator[None]:
+    def _make_chunks(
+        self, chunks: Iterable[Sequence[Review]], piece: int, whole: bool = False
+    ) -> Iterator[None]:
         """Make the missing texts of the reviews in `chunks` a page at a time
         (a page's reviews share a compressed block in the parse cache, inflated
         once for all of them; the list's order visits each block ~3 times),
-        yielding after each chunk is looked at and every `piece` texts or so."""
+        yielding after each chunk is looked at and every `piece` texts or so;
+        `whole`: not split (`parts`)."""
         pages: dict[object, list[Review]] = {}
         for chunk in chunks:
             for review in self._missing(chunk):
@@ -326,7 +370,7 @@ class SearchIndex:
         made = 0
         for page in pages.values():
             for review in page:
-                self.text(review)
+                self.parts(review, whole)
             made += len(page)
             if made >= piece:
                 made = 0

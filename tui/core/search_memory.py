@@ -112,14 +112,16 @@ def narrows(new: tuple[str, ...], old: tuple[str, ...]) -> bool:
 
 class Found(NamedTuple, Generic[T]):
     """An answer in full, one entry a review found, in the list's order: the
-    reviews, their texts, their places in the list, and where to look for
-    `term` in each text (where it first occurs, or before). A query typed
-    further looks for its longer term from there: found at once where it
-    begins, and it cannot occur before."""
+    reviews, their texts (the Latin-1 parts, `texts`, and the wide ones,
+    `wides`: `tui.core.search_widths`), their places in the list, and where
+    to look for `term` in each text (where it first occurs, or before, in its
+    width's part). A query typed further looks for its longer term from
+    there: found at once where it begins, and it cannot occur before."""
 
     term: str
     reviews: list[T]
     texts: list[str]
+    wides: list[str]
     places: array
     starts: array
 
@@ -142,7 +144,10 @@ class ListAnswers(Generic[T]):
         self.found: dict[tuple[str, ...], int] = {}
         self.chars: dict[tuple[str, ...], int] = {}  # one-character queries: kept for good
         self.full: dict[tuple[str, ...], Found[T]] = {}
-        self.texts: list[str] | None = None  # the list's texts, in its order, once all are made
+        self.texts: list[str] | None = (
+            None  # the list's texts' Latin-1 parts, in its order, once all are made
+        )
+        self.wides: list[str] = []  # and their wide parts, with them
         self.looked_at = -1  # how many texts were made when `texts` was last looked for
         self.running: Scan[T] | None = None  # the scan not done yet, which a query typed further narrows
 

@@ -22,13 +22,14 @@ at once keeps it.
 
 from __future__ import annotations
 
-import operator
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from itertools import compress, repeat
+from itertools import compress
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from tui.core.search_memory import Found, ListAnswers, bits_at
+from tui.core.search_widths import Parts, matching, same_width
 
 T = TypeVar("T")
 
@@ -46,18 +47,32 @@ class Job(Generic[T]):
     (`rest`), and what is known of every one of them: `known` terms it holds,
     and `starts`, where to look for the first term of `rest` (at or before
     where it first occurs; where `anchor`, a term it begins with, first occurs
-    when `placed`). `flags`, if given (0/1, one an entry): only the entries
+    when `placed`; in the part of the first term's width: `search_widths`).
+    `texts` and `wides`: the candidates' texts' two parts. `flags`, if given (0/1, one an entry): only the entries
     set are candidates, taken as they are reached (a kept answer narrowed by
     others is not copied first: ~10 ms at 100,000). `at`: how many entries
     are passed."""
 
-    __slots__ = ("anchor", "at", "flags", "known", "placed", "places", "rest", "reviews", "starts", "texts")
+    __slots__ = (
+        "anchor",
+        "at",
+        "flags",
+        "known",
+        "placed",
+        "places",
+        "rest",
+        "reviews",
+        "starts",
+        "texts",
+        "wides",
+    )
 
     def __init__(
         self,
         rest: tuple[str, ...],
         reviews: list[T],
         texts: list[str],
+        wides: list[str],
         places: array,
         starts: array,
         placed: bool,
@@ -65,7 +80,7 @@ class Job(Generic[T]):
         anchor: str | None,
         flags: bytes | None = None,
     ) -> None:
-        self.rest, self.reviews, self.texts = rest, reviews, texts
+        self.rest, self.reviews, self.texts, self.wides = rest, reviews, texts, wides
         self.places, self.starts, self.placed = places, starts, placed
         self.known, self.anchor, self.flags = known, anchor, flags
         self.at = 0
@@ -80,13 +95,15 @@ class Job(Generic[T]):
         """How far `at` goes: one a candidate."""
         return len(self.reviews)
 
-    def piece(self, start: int, end: int) -> tuple[list[T], list[str], array, array]:
-        """The candidates from `start` to `end`: reviews, texts, places, starts."""
+    def piece(self, start: int, end: int) -> tuple[list[T], list[str], list[str], array, array]:
+        """The candidates from `start` to `end`: reviews, texts (their two
+        parts), places, starts."""
         flags = self.flags
         if flags is None:
             return (
                 self.reviews[start:end],
                 self.texts[start:end],
+                self.wides[start:end],
                 self.places[start:end],
                 self.starts[start:end],
             )
@@ -94,6 +111,7 @@ class Job(Generic[T]):
         return (
             list(compress(self.reviews[start:end], some)),
             list(compress(self.texts[start:end], some)),
+            list(compress(self.wides[start:end], some)),
             array("i", compress(self.places[start:end], some)),
             array("i", compress(self.starts[start:end], some)),
         )
@@ -120,7 +138,7 @@ class Job(Generic[T]):
         rest = self._rest(wanted)
         anchor = self.anchor
         longer = [term for term in rest if anchor and term != anchor and term.startswith(anchor)]
-        if longer:
+        if longer and same_width(longer[0], anchor):
             rest = (longer[0], *(term for term in rest if term != longer[0]))
             starts = self.starts[start:]
             placed = len(anchor or "") > 1
@@ -130,6 +148,7 @@ class Job(Generic[T]):
             rest,
             self.reviews[start:],
             self.texts[start:],
+            self.wides[start:],
             self.places[start:],
             starts,
             placed,
@@ -147,7 +166,9 @@ class Span(Job[T]):
     one) is set, taken from the list as they are reached, one `at` a place in
     it: a scan of a whole list starts without copying ~100,000 of them first
     (~10 ms at 100,000), and only the pieces scanned are ever copied. Looked
-    for from the start of each text (no place kept for them)."""
+    for from the start of each text (no place kept for them). `texts` and
+    `wides`: the list's texts' two parts, in its order (None: each review's
+    looked up, `lookup`)."""
 
     __slots__ = ("lookup", "source")
 
@@ -155,36 +176,38 @@ class Span(Job[T]):
         self,
         rest: tuple[str, ...],
         source: Sequence[T],
-        texts: Sequence[str] | None,
-        lookup: Callable[[T], str],
+        texts: tuple[Sequence[str], Sequence[str]] | None,
+        lookup: Callable[[T], Parts],
         flags: bytes | None,
         known: frozenset[str],
     ) -> None:
-        super().__init__(rest, [], [], array("i"), array("i"), False, known, None)
+        super().__init__(rest, [], [], [], array("i"), array("i"), False, known, None)
         self.source, self.flags, self.lookup = source, flags, lookup
-        self.texts = texts  # type: ignore[assignment]  # the list's, in its order (None: looked up)
+        self.texts, self.wides = texts if texts is not None else (None, None)  # type: ignore[assignment]
 
     @property
     def size(self) -> int:
         return len(self.source)
 
-    def piece(self, start: int, end: int) -> tuple[list[T], list[str], array, array]:
+    def piece(self, start: int, end: int) -> tuple[list[T], list[str], list[str], array, array]:
         flags = self.flags
         texts: Sequence[str] | None = self.texts
+        wides: Sequence[str] = self.wides
         if flags is None:
             reviews = list(self.source[start:end])
             places = array("i", range(start, min(end, len(self.source))))
-            found = texts[start:end] if texts is not None else list(map(self.lookup, reviews))
+            if texts is not None:
+                latin, wide = list(texts[start:end]), list(wides[start:end])
         else:
             some = flags[start:end]
             reviews = list(compress(self.source[start:end], some))
             places = array("i", compress(range(start, end), some))
-            found = (
-                list(compress(texts[start:end], some))
-                if texts is not None
-                else list(map(self.lookup, reviews))
-            )
-        return reviews, list(found), places, array("i", [0]) * len(reviews)
+            if texts is not None:
+                latin, wide = list(compress(texts[start:end], some)), list(compress(wides[start:end], some))
+        if texts is None:
+            parts = list(map(self.lookup, reviews))
+            latin, wide = list(map(itemgetter(0), parts)), list(map(itemgetter(1), parts))
+        return reviews, latin, wide, places, array("i", [0]) * len(reviews)
 
     def place_at(self, at: int) -> int:
         return at
@@ -203,7 +226,8 @@ class Span(Job[T]):
     def narrowed(self, wanted: tuple[str, ...], start: int = 0) -> Job[T] | None:
         if start >= len(self.source):
             return None
-        span = Span(self._rest(wanted), self.source, self.texts, self.lookup, self.flags, self.known)
+        texts = None if self.texts is None else (self.texts, self.wides)
+        span = Span(self._rest(wanted), self.source, texts, self.lookup, self.flags, self.known)
         span.at = start
         return span
 
@@ -239,7 +263,7 @@ class Scan(Generic[T]):
         self._making: Iterator[None] | None = None  # the rest's texts, being made
         self._current = 0
         term = next((job.term for job in self._jobs if job.term), None)
-        self.out: Found[T] = Found(term or "", [], [], array("i"), array("i"))
+        self.out: Found[T] = Found(term or "", [], [], [], array("i"), array("i"))
         if jobs is not None and not jobs:
             self._complete()
 
@@ -328,8 +352,9 @@ class Scan(Generic[T]):
         jobs = []
         out = self.out
         if out.reviews:
+            known = frozenset(self.wanted)
             matched = Job(
-                (), out.reviews, out.texts, out.places, out.starts, False, frozenset(self.wanted), out.term
+                (), out.reviews, out.texts, out.wides, out.places, out.starts, False, known, out.term
             )
             jobs.append(matched.narrowed(wanted))
         for job in self._jobs[self._current :]:
@@ -346,7 +371,7 @@ class Scan(Generic[T]):
         if texts is not None:
             for job in self._jobs:
                 if isinstance(job, Span) and job.texts is None:
-                    job.texts = texts
+                    job.texts, job.wides = texts, self.answers.wides
 
     def _untested(self) -> Iterator[Sequence[T]]:
         for job in self._jobs[self._current :]:
@@ -356,16 +381,18 @@ class Scan(Generic[T]):
         if end <= start:
             return
         out = self.out
-        reviews, texts, places, starts = job.piece(start, end)
+        reviews, texts, wides, places, starts = job.piece(start, end)
         if not job.rest:  # every candidate holds every term
             out.reviews.extend(reviews)
             out.texts.extend(texts)
+            out.wides.extend(wides)
             out.places.extend(places)
             out.starts.extend(starts if job.anchor == out.term else array("i", [0]) * len(reviews))
             return
-        more = matching(job.rest, reviews, texts, places, starts, job.placed)
+        more = matching(job.rest, reviews, texts, wides, places, starts, job.placed)
         out.reviews.extend(more.reviews)
         out.texts.extend(more.texts)
+        out.wides.extend(more.wides)
         out.places.extend(more.places)
         # Places kept for another term than the answer's are no help to it: from the start.
         out.starts.extend(more.starts if more.term == out.term else array("i", [0]) * len(more.reviews))
@@ -376,53 +403,3 @@ class Scan(Generic[T]):
         answers.remember(self.wanted, bits_at(self.out.places, answers.size), self.out)
         if answers.running is self:
             answers.running = None
-
-
-def matching(
-    rest: tuple[str, ...],
-    reviews: list[T],
-    texts: list[str],
-    places: array,
-    starts: array,
-    placed: bool = False,
-) -> Found[T]:
-    """Those of `reviews` whose text has every term of `rest`, in full
-    (`texts`, `places` one a review); `starts`: where to look for the first
-    term in each text, `placed` if that is where a shorter term it begins
-    with first occurs (so it is most often right there). Each term is
-    looked for in C: `str.startswith` there, `str.find` over the texts
-    (`in` for one character: no place to keep, a longer term cannot begin
-    where it does), `compress` of what it found."""
-    first: Sequence[int] = starts
-    for n, term in enumerate(rest):
-        if n == 0 and placed:
-            at_once = bytes(map(str.startswith, texts, repeat(term), first))
-            if at_once.count(1) == len(at_once):  # all there: nothing changes
-                continue
-            found, hits = _found_later(texts, term, first, at_once)
-        elif len(term) == 1 and n == len(rest) - 1:
-            hits = bytes(map(operator.contains, texts, repeat(term)))
-            found = None
-        else:
-            found = list(map(str.find, texts, repeat(term), first if n == 0 else repeat(0)))
-            hits = bytes(map(operator.ge, found, repeat(0)))
-        reviews, texts = list(compress(reviews, hits)), list(compress(texts, hits))
-        places = array("i", compress(places, hits))
-        first = array("i", [0]) * len(reviews) if found is None else array("i", compress(found, hits))
-    return Found(rest[-1], reviews, texts, places, first)  # type: ignore[arg-type]  # an array
-
-
-def _found_later(
-    texts: list[str], term: str, starts: Sequence[int], at_once: bytes
-) -> tuple[list[int], bytes]:
-    """Where `term` first occurs in each text (-1: nowhere), and 0/1 flags of
-    where it does, given that it begins at `starts` where `at_once` says and
-    occurs only after them elsewhere."""
-    found = list(starts)
-    later = bytes(map(operator.not_, at_once))
-    again = map(
-        str.find, compress(texts, later), repeat(term), map(operator.add, compress(starts, later), repeat(1))
-    )
-    for n, place in zip(compress(range(len(found)), later), again, strict=True):
-        found[n] = place
-    return found, bytes(map(operator.ge, found, repeat(0)))
