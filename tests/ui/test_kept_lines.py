@@ -13,35 +13,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, settled
-from tui.ui.app import PrDigestApp
+from tests.redraw import drawn, drawn_as_new, kept_caches
 from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.tag_list import TagList
-
-
-def drawn(app: PrDigestApp) -> list[list[tuple[str, object]]]:
-    """Every segment on screen with its style, row by row."""
-    return [[(s.text, s.style) for s in strip] for strip in app.screen._compositor.render_strips()]
-
-
-def kept_caches(app: PrDigestApp) -> list[tuple[Widget, KeptLines]]:
-    found = [(w, w._styles_cache) for w in app.screen.walk_children(Widget)]
-    return [(w, cache) for w, cache in found if isinstance(cache, KeptLines)]
-
-
-async def drawn_as_new(app: PrDigestApp, pilot: object) -> list[list[tuple[str, object]]]:
-    """The screen drawn again with nothing kept: no styled lines, no rows, no
-    lines in Textual's own caches."""
-    reviews = app.query_one(ReviewList)
-    reviews._kept.clear()
-    reviews._cache.clear()
-    for widget, cache in kept_caches(app):
-        cache.forget()
-        widget.refresh()
-    app.screen.refresh()
-    await pilot.pause()  # type: ignore[attr-defined]
-    return drawn(app)
 
 
 def content_lines(widget: Widget) -> range:

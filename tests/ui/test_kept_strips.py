@@ -11,8 +11,8 @@ from pathlib import Path
 from textual.strip import Strip
 
 from tests.app_helpers import make_app, settled
+from tests.redraw import drawn, drawn_as_new
 from tui.ui.app import PrDigestApp
-from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 
@@ -20,29 +20,6 @@ from tui.ui.widgets.review_view import ReviewView
 def list_lines(app: PrDigestApp) -> list[Strip]:
     reviews = app.query_one(ReviewList)
     return [reviews.render_line(y) for y in range(reviews.scrollable_content_region.height)]
-
-
-def drawn(app: PrDigestApp) -> list[list[tuple[str, object]]]:
-    """Every segment on screen with its style, row by row."""
-    return [[(s.text, s.style) for s in strip] for strip in app.screen._compositor.render_strips()]
-
-
-async def drawn_as_new(app: PrDigestApp, pilot: object) -> list[list[tuple[str, object]]]:
-    """The screen drawn again with nothing kept: no rows, no pane strips, no
-    lines in Textual's own caches."""
-    reviews, view = app.query_one(ReviewList), app.query_one(ReviewView)
-    reviews._kept.clear()
-    reviews._cache.clear()
-    for widget in (reviews, view):
-        cache = widget._styles_cache
-        if isinstance(cache, KeptLines):
-            cache.forget()  # the styled lines it keeps too
-        else:
-            cache.clear()
-        widget.refresh()
-    app.screen.refresh()
-    await pilot.pause()  # type: ignore[attr-defined]
-    return drawn(app)
 
 
 async def test_a_row_listed_again_after_a_filter_is_the_same_strip(tmp_path: Path) -> None:
@@ -69,7 +46,7 @@ async def test_a_row_listed_again_after_a_filter_is_the_same_strip(tmp_path: Pat
         assert drawn(app) == await drawn_as_new(app, pilot)
 
 
-async def test_the_screen_draws_as_new_after_marks_filters_resizes_themes_and_language(
+async def test_the_screen_draws_as_new_after_marks_filters_a_resize_and_a_theme(
     tmp_path: Path,
 ) -> None:
     app = make_app(tmp_path)
