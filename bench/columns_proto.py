@@ -55,6 +55,11 @@ from collections import Counter
 from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.core.model import Library
+    from tui.load.cache import ParseCache
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
@@ -1184,11 +1189,12 @@ def reload_costs(doc: dict) -> dict[str, float]:
 # -- the driver ----------------------------------------------------------------
 
 
-def setup(corpus: Path, work: Path) -> dict:
-    """A warm parse cache of `corpus`, a state of 100,000 keys, the columns saved once."""
+def warm_library(corpus: Path, work: Path) -> tuple[Library, ParseCache, Path]:
+    """A warm parse cache of `corpus` in `work` (filled the first time), the
+    library loaded from it as the reader's warm start does, and a state of
+    every key in it (a third read), written the first time."""
     from tui import __version__
     from tui.load.cache import ParseCache
-    from tui.load.discover import walk_names
     from tui.load.first_frame import first_library, from_cache, plan_first_part
     from tui.load.library import load_library
     from tui.store.state import ReadState
@@ -1211,6 +1217,15 @@ def setup(corpus: Path, work: Path) -> dict:
         for n, review in enumerate(library.reviews):  # every key marked, a third of them read
             state.set_read(review.key, n % 3 == 0)
         state.save()
+    return library, cache, state_path
+
+
+def setup(corpus: Path, work: Path) -> dict:
+    """A warm parse cache of `corpus`, a state of 100,000 keys, the columns saved once."""
+    from tui.load.discover import walk_names
+
+    library, _, _ = warm_library(corpus, work)
+    cache_path = work / "parse-cache"
     names = list(walk_names([corpus], []))
     stamps: list[int] = []
     for name in names:

@@ -45,32 +45,11 @@ SIDES = ("main", "table")
 
 
 def setup(corpus: Path, work: Path) -> dict:
-    from tui import __version__
     from tui.core.table import ReviewTable
-    from tui.load.cache import ParseCache
-    from tui.load.first_frame import first_library, from_cache, plan_first_part
-    from tui.load.library import load_library
     from tui.load.table_file import save_table, table_path
-    from tui.store.state import ReadState
 
-    work.mkdir(parents=True, exist_ok=True)
+    library, cache, _ = columns_proto.warm_library(corpus, work)
     cache_path = work / "parse-cache"
-    if not cache_path.exists():
-        load_library([corpus], ParseCache(cache_path, version_key=__version__))
-    cache = ParseCache(cache_path, version_key=__version__)
-    first = plan_first_part([corpus], cache)
-    library = first_library(*first.shown())
-    rest, problems = first.rest()
-    cached, misses = from_cache(rest, cache)
-    assert not misses, "the parse cache is warm"
-    library.add_problems(problems)
-    library.apply(cached, compare=False)
-    state_path = work / "state.json"
-    if not state_path.exists():
-        state = ReadState(state_path)
-        for n, review in enumerate(library.reviews):
-            state.set_read(review.key, n % 3 == 0)
-        state.save()
     gc.disable()
     builds = []
     for _ in range(3):
