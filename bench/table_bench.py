@@ -15,9 +15,10 @@ main does (`plan_first_part`, `first_library`, not counted) and then, timed
   the first page, the first review's body;
 - `table`: `read_saved` (map, CRC, header and columns checked), `still_valid`
   (the walk and a `stat` of every file against the stamps), the table, the
-  counts (All, every tag and repo, unread ones against the state: the key ->
-  row lookup, a read mask, a sum per tag's rows), a `Review` for each of the
-  first 40 rows, the first one's body.
+  counts (`tui.core.readmask.TableCounts`: All, every tag and repo, unread
+  ones against the state: the key -> row lookup, a read mask, the read rows'
+  tags and repos counted), a `Review` for each of the first 40 rows, the
+  first one's body.
 
 The driver asserts both count alike and list the same first page.
 """
@@ -31,7 +32,6 @@ import statistics
 import subprocess
 import sys
 import time
-from itertools import repeat
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -68,6 +68,7 @@ def setup(corpus: Path, work: Path) -> dict:
 
 def side_table(corpus: Path, cache_path: Path, state_path: Path) -> dict:
     from tui import __version__
+    from tui.core.readmask import TableCounts
     from tui.load.cache import ParseCache
     from tui.load.first_frame import first_library, plan_first_part
     from tui.load.table_file import read_saved
@@ -87,22 +88,9 @@ def side_table(corpus: Path, cache_path: Path, state_path: Path) -> dict:
     steps.mark("still_valid (walk, stat)")
     table = saved.table()
     steps.mark("table")
-    read_keys = state.read_keys()
-    found = table.rows_of(read_keys) if read_keys else []
-    steps.mark("key -> row (made on first use)")
-    read = bytearray(table.n)
-    any(map(read.__setitem__, found, repeat(1)))
-    get = read.__getitem__
-    counts = {"\x00all": (table.n - len(found), table.n)}
-    for tag in table.tags:  # nothing read: nothing to sum
-        rows = table.tag_rows(tag)
-        counts[tag] = (len(rows) - (sum(map(get, rows)) if found else 0), len(rows))
-    if len(table.repos) > 1:
-        repo_of = table.columns.repo_of
-        read_repos = bytes(map(repo_of.__getitem__, found))
-        for r, (repo, total) in enumerate(table.repo_counts().items()):
-            counts["\x00repo:" + repo] = (total - read_repos.count(r), total)
-    steps.mark("counts")
+    counts_made = TableCounts(table, state)  # the key -> row lookup, the read mask, the counts
+    steps.mark("counts (TableCounts: key -> row, read mask)")
+    counts = {row.key: (row.unread, row.total) for row in counts_made.rows()}
     page = [table.review(i) for i in range(min(PAGE, table.n))]
     shown = [(r.title, r.verdict, r.key in state.reviews, r.checks) for r in page]
     steps.mark("first page")

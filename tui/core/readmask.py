@@ -47,7 +47,8 @@ class ReadMask:
         self.table, self.state = table, state
         self.epoch, self.position = state.epoch, state.log_position
         mask = self.mask = bytearray(table.n)
-        for row in table.rows_of(state.read_set):
+        read = state.read_set
+        for row in table.rows_of(read) if read else ():  # no key lookup made for none
             mask[row] = 1
 
     def changed(self) -> list[tuple[int, bool]] | None:
