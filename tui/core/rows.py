@@ -69,6 +69,12 @@ class Rows(Sequence[int]):
 
     __hash__ = None  # type: ignore[assignment]  # compared by content, like a list
 
+    @property
+    def span(self) -> range | None:
+        """These rows as one run of consecutive rows (All, a verdict's), or None."""
+        rows = self._rows
+        return rows if isinstance(rows, range) and rows.step == 1 else None
+
     def tolist(self) -> list[int]:
         return list(self._rows)
 
