@@ -99,10 +99,9 @@ def main() -> int:
             counted.follow(s)
             return counted.rows()
 
-        mark_a, after_a = timed(mark_sidebar, repeat)
+        mark_a, _ = timed(mark_sidebar, repeat)
         mark_b, after_b = timed(mark_table, repeat)
-        # Both followed the same marks (the table's after the sidebar's): the same counts.
-        assert [(r.tag, r.unread, r.total) for r in after_a] != [r[:3] for r in after_b] or not repeat
+        # The table's counts, followed through both sides' marks, are a recount's.
         assert [
             (r.tag, r.unread, r.total) for r in SidebarCounts().rows(library, state, {}, frozenset(), index)
         ] == [r[:3] for r in after_b]
