@@ -16,7 +16,7 @@ from tui import __version__
 from tui.core import marking
 from tui.core.clock import HybridClock
 from tui.core.marks import LOG_MAX, Marks
-from tui.core.model import Library
+from tui.core.model import SECTIONS, Library
 from tui.core.readmask import ReadMask, TableCounts
 from tui.core.rows import Rows
 from tui.core.search import SearchIndex
@@ -32,8 +32,11 @@ from tui.ui.sidebar import SidebarCounts
 
 VIEWS = {
     "deep": View("deep", tags=frozenset({"kernels", "rocm"}), verdicts=frozenset({"deep"})),
+    "todo": View("todo", unchecked=True),
     "quick": View("quick", verdicts=frozenset({"quick"}), unread=True),
+    "rocm-todo": View("rocm-todo", tags=frozenset({"rocm"}), unchecked=True, unread=True),
 }
+UNCHECKED = frozenset(name for name, view in VIEWS.items() if view.unchecked)
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +68,9 @@ def _some_read(library: Library, rng: random.Random, share: float) -> Marks:
     for review in library.reviews:
         if rng.random() < share:
             state.set_read(review.key, True)
+        if review.checklist and rng.random() < share / 2:  # some all checked, some in part
+            for item in review.checklist[: None if rng.random() < 0.5 else 1]:
+                state.set_checked(review.key, item.key, True)
     state.set_read("not/here#1", True)  # a key the library does not hold
     return state
 
@@ -76,7 +82,7 @@ def test_a_fresh_count_is_the_sidebars(library: Library, share: float) -> None:
     table = library.table()
     assert len(library.repos) > 1  # the Repos section is counted too
     for mute in (frozenset(), frozenset({"rocm"}), frozenset(sorted(library.tags)[:3])):
-        counts = TableCounts(table, state, mute, member_rows(library, table, mute))
+        counts = TableCounts(table, state, mute, member_rows(library, table, mute), UNCHECKED)
         assert table_rows(counts) == sidebar(library, state, mute, VIEWS)
         assert tuple(counts.all()) == sidebar(library, state, mute, VIEWS)[0]
 
@@ -113,13 +119,20 @@ def test_counts_followed_mark_by_mark_equal_a_recount(library: Library, tmp_path
     table = library.table()
     mute = frozenset({"rocm"}) if seed % 2 else frozenset()
     views = member_rows(library, table, mute)
-    counts = TableCounts(table, state, mute, views)
+    counts = TableCounts(table, state, mute, views, UNCHECKED)
     checks = 0
     for step in range(250):
         review = rng.choice(library.reviews)
         action = rng.random()
-        if action < 0.45:
+        if action < 0.35:
             marking.toggle_read(state, undo, review)
+        elif action < 0.45:
+            items = [item for section in SECTIONS for item in review.items(section)]
+            if items:
+                marking.set_checked(state, review, rng.choice(items).key, rng.random() < 0.8)
+        elif action < 0.5:  # the whole checklist: out of the unchecked views
+            for item in review.checklist:
+                marking.set_checked(state, review, item.key, True)
         elif action < 0.6:
             undo.undo(state)
         elif action < 0.7:
@@ -128,6 +141,8 @@ def test_counts_followed_mark_by_mark_equal_a_recount(library: Library, tmp_path
             other = Marks(HybridClock())
             for theirs in rng.sample(library.reviews, 10):
                 other.set_read(theirs.key, rng.random() < 0.6)
+                if theirs.checklist:
+                    other.set_checked(theirs.key, theirs.checklist[0].key, rng.random() < 0.7)
             state.merge(other.reviews)
         elif action < 0.84:
             state.set_read(f"gone/repo#{step}", True)  # a review the table does not hold
@@ -143,7 +158,7 @@ def test_counts_followed_mark_by_mark_equal_a_recount(library: Library, tmp_path
             counts.follow(state)
             expected = sidebar(library, state, mute, VIEWS)
             assert table_rows(counts) == expected
-            assert table_rows(TableCounts(table, state, mute, views)) == expected
+            assert table_rows(TableCounts(table, state, mute, views, UNCHECKED)) == expected
             checks += 1
     counts.follow(state)
     assert table_rows(counts) == sidebar(library, state, mute, VIEWS)
@@ -195,5 +210,5 @@ def test_counts_from_a_saved_table_are_a_fresh_parses(tmp_path: Path) -> None:
     fresh = Library.build(result.files, result.problems)
     state = _some_read(fresh, random.Random(4), 0.4)
     for mute in (frozenset(), frozenset({"docs"})):
-        counts = TableCounts(saved, state, mute, member_rows(fresh, saved, mute))
+        counts = TableCounts(saved, state, mute, member_rows(fresh, saved, mute), UNCHECKED)
         assert table_rows(counts) == sidebar(fresh, state, mute, VIEWS)

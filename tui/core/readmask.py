@@ -17,12 +17,12 @@ listed when an unmuted row has it. No Textual, no disk here.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from itertools import chain, compress
 from typing import NamedTuple
 
-from tui.core.filters import repo_key, view_key
-from tui.core.marks import Marks
+from tui.core.filters import has_unchecked, repo_key, view_key
+from tui.core.marks import Marks, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG
 from tui.core.rows import Rows
 from tui.core.table import ReviewTable
@@ -51,25 +51,27 @@ class ReadMask:
         for row in table.rows_of(read) if read else ():  # no key lookup made for none
             mask[row] = 1
 
-    def changed(self) -> list[tuple[int, bool]] | None:
-        """The rows whose read mark changed since (each once, as it is now), the
-        mask brought up to date; None if the state's log does not go back that
-        far (another state, or too many changes): make a new mask."""
+    def changed(self) -> list[tuple[int, bool, bool]] | None:
+        """The rows whose marks changed since, each once: (row, read now, whether
+        its read mark changed), the mask brought up to date; None if the state's
+        log does not go back that far (another state, or too many changes):
+        make a new mask."""
         state = self.state
         keys = state.changed_since(self.epoch, self.position)
         if keys is None:
             return None
         self.epoch, self.position = state.epoch, state.log_position
         mask, position = self.mask, self.table.position
-        out: list[tuple[int, bool]] = []
+        out: list[tuple[int, bool, bool]] = []
         for key in dict.fromkeys(keys):
             row = position(key)
             if row is None:
                 continue
             now = state.is_read(key)
-            if now != bool(mask[row]):
+            flipped = now != bool(mask[row])
+            if flipped:
                 mask[row] = now
-                out.append((row, now))
+            out.append((row, now, flipped))
         return out
 
 
@@ -77,9 +79,11 @@ class TableCounts:
     """All's, Unread's, every tag's, repo's and view's counts for one table,
     one set of mutes and the views' member rows, against one `ReadMask`.
 
-    `views`: each view's member rows before its `unread` (the sidebar's
-    `_Groups.views`: muted rows already left out); a view with `unchecked`
-    is not counted here (its count follows item marks, not the read mask)."""
+    `views`: each view's member rows before its `unread` and `unchecked`
+    (the sidebar's `_Groups.views`: muted rows already left out), in the
+    config's order; `unchecked`: the names of those with `unchecked`, which
+    count their members with a checklist not all checked (a `Review` is made
+    for the marked ones among them, to read their checklist)."""
 
     def __init__(
         self,
@@ -87,9 +91,18 @@ class TableCounts:
         state: Marks,
         mute: frozenset[str] = frozenset(),
         views: Mapping[str, Rows] | None = None,
+        unchecked: Collection[str] = (),
     ) -> None:
         self.table, self.mute = table, mute
         self.views = dict(views or {})
+        checks = table.columns.checks
+        # An unchecked view's members with a checklist, and those of them all checked.
+        self.with_checklist = {
+            name: frozenset(row for row in rows if checks[row])
+            for name, rows in self.views.items()
+            if name in unchecked
+        }
+        self.done: dict[str, set[int]] = {name: set() for name in self.with_checklist}
         c = table.columns
         self._flat, self._flat_at, self._repo_of = c.tag_flat, c.tag_flat_at, c.repo_of
         self._muted_tag = bytes(tag in mute for tag in c.tags)  # by tag index
@@ -114,6 +127,25 @@ class TableCounts:
             )
         self.mask = ReadMask(table, state)
         self._count()
+        self._check_all(state)
+
+    def _check_all(self, state: Marks) -> None:
+        """Which members with a checklist of each unchecked view are all checked (marked ones only)."""
+        for done in self.done.values():
+            done.clear()
+        if self.with_checklist and state.marked_set:
+            for row in self.table.rows_of(state.marked_set):
+                self._check(row, state)
+
+    def _check(self, row: int, state: Marks) -> None:
+        review = None
+        for name, rows in self.with_checklist.items():
+            if row in rows:
+                review = review or self.table.review(row)
+                if has_unchecked(review, checked_items(state, review)):
+                    self.done[name].discard(row)
+                else:
+                    self.done[name].add(row)
 
     def _count(self) -> None:
         """The read counts, counted whole from the mask."""
@@ -132,6 +164,7 @@ class TableCounts:
         self.read_repo = Counter(map(self._repo_of.__getitem__, unmuted_read))
         get = mask.__getitem__
         self.read_view = {name: sum(map(get, rows)) for name, rows in self.views.items()}
+        self.read_checklist = {name: sum(map(get, rows)) for name, rows in self.with_checklist.items()}
 
     def follow(self, state: Marks) -> None:
         """Take in the marks changed since (a mark, an undo, a merge): what they
@@ -140,9 +173,13 @@ class TableCounts:
         if changed is None:
             self.mask = ReadMask(self.table, state)
             self._count()
+            self._check_all(state)
             return
-        for row, now in changed:
-            self._step(row, 1 if now else -1)
+        for row, now, flipped in changed:
+            if flipped:
+                self._step(row, 1 if now else -1)
+            if self.with_checklist:
+                self._check(row, state)
 
     def _step(self, row: int, step: int) -> None:
         muted = self.muted[row]
@@ -156,6 +193,9 @@ class TableCounts:
         for name, rows in self.views.items():
             if rows.index_of(row) is not None:
                 self.read_view[name] += step
+        for name, with_checklist in self.with_checklist.items():
+            if row in with_checklist:
+                self.read_checklist[name] += step
 
     def all(self) -> Count:
         """The All row (and the status bar's counts): muted rows left out."""
@@ -166,8 +206,16 @@ class TableCounts:
         then the repos (sorted) when the table has more than one."""
         everything = self.all()
         out = [everything, everything._replace(key=UNREAD_TAG)]
+        mask = self.mask.mask
         for name, members in self.views.items():
-            out.append(Count(view_key(name), len(members) - self.read_view[name], len(members)))
+            with_checklist = self.with_checklist.get(name)
+            if with_checklist is None:
+                out.append(Count(view_key(name), len(members) - self.read_view[name], len(members)))
+                continue
+            done = self.done[name]
+            count = len(with_checklist) - len(done)
+            read_there = self.read_checklist[name] - sum(map(mask.__getitem__, done))
+            out.append(Count(view_key(name), count - read_there, count))
         c = self.table.columns
         for t, tag in enumerate(c.tags):
             total = self.tag_totals[t]
