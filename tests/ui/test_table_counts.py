@@ -18,6 +18,7 @@ from tui.core.clock import HybridClock
 from tui.core.marks import LOG_MAX, Marks
 from tui.core.model import SECTIONS, Library
 from tui.core.readmask import ReadMask, TableCounts
+from tui.core.row_filters import view_members
 from tui.core.rows import Rows
 from tui.core.search import SearchIndex
 from tui.core.table import ReviewTable
@@ -73,6 +74,27 @@ def _some_read(library: Library, rng: random.Random, share: float) -> Marks:
                 state.set_checked(review.key, item.key, True)
     state.set_read("not/here#1", True)  # a key the library does not hold
     return state
+
+
+def test_view_members_on_rows_are_the_sidebars(library: Library) -> None:
+    table = library.table()
+    index = SearchIndex()
+    reviews = library.reviews
+
+    def answer(rows: Rows, query_terms: tuple[str, ...]) -> Rows:
+        found = index.answer([reviews[row] for row in rows], query_terms)
+        return Rows(sorted(table.rows_of(review.key for review in found)))
+
+    views = {**VIEWS, "searched": View("searched", search="kernel", tags=frozenset({"rocm", "docs"}))}
+    for mute in (frozenset(), frozenset({"rocm"}), frozenset(sorted(library.tags)[:3])):
+        muted = TableCounts(table, Marks(), mute).muted
+        counts = SidebarCounts()
+        for name, view in views.items():
+            expected = counts.members(name, library, views, mute, index)
+            assert expected is not None
+            got = view_members(table, view, muted, answer)
+            assert [table.key(row) for row in got] == [review.key for review in expected], (name, mute)
+    assert any(view_members(table, view, bytes(table.n), answer) for view in views.values())
 
 
 @pytest.mark.parametrize("share", [0.0, 0.3, 1.0])

@@ -19,6 +19,7 @@ from tui.core.filters import Filters
 from tui.core.model import UNREAD_TAG, VERDICTS, verdict_rank
 from tui.core.rows import Rows
 from tui.core.table import ReviewTable
+from tui.core.views import View
 
 _UNREAD = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 """A read mask's bytes turned into "unread" bytes."""
@@ -117,3 +118,24 @@ def _in_sets(table: ReviewTable, rows: Rows, filters: Filters) -> Rows:
                 tagged[row] = 1
         out = list(compress(out, map(tagged.__getitem__, out)))
     return out if isinstance(out, Rows) else Rows(out)
+
+
+def view_members(
+    table: ReviewTable,
+    view: View,
+    muted: bytes | bytearray,
+    answer: Callable[[Rows, tuple[str, ...]], Rows] | None = None,
+) -> Rows:
+    """The rows a view holds before its `unread` and `unchecked` (the sidebar's
+    `_Groups.views`): what it names, less the muted rows (`muted`: 1 a row
+    with a muted tag, `TableCounts.muted`), matching its search (`answer`)."""
+    out = Rows.every(table.n)
+    if view.tags or view.verdicts or view.repos:
+        out = _in_sets(table, out, Filters(tags=view.tags, verdicts=view.verdicts, repos=view.repos))
+    if muted.count(1):
+        out = _passing(out, _gather(muted, out).translate(_UNREAD), None)
+    if view.terms:
+        if answer is None:
+            raise ValueError("a search without an answer")
+        out = answer(out, view.terms)
+    return out
