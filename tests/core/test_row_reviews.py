@@ -4,7 +4,6 @@ but for the rows read."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.bench_corpus import generated_library
