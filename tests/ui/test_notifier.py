@@ -16,7 +16,14 @@ def recorder(tmp_path: Path, *, sleep: float = 0.0, code: int = 0, ignore_term: 
     """A program that appends its argv and stdin (and start/end times) to runs.jsonl."""
     script = tmp_path / "record.py"
     log = tmp_path / "runs.jsonl"
-    trap = "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" if ignore_term else ""
+    # The trap is set before the ready file is made: a test that waits for it
+    # knows SIGTERM is ignored (a slow start under load could still be before it).
+    ready = tmp_path / "ready"
+    trap = (
+        f"signal.signal(signal.SIGTERM, signal.SIG_IGN)\nopen({str(ready)!r}, 'w').close()\n"
+        if ignore_term
+        else ""
+    )
     script.write_text(
         "#!/usr/bin/env python3\n"
         "import json, signal, sys, time\n"
@@ -92,7 +99,7 @@ async def test_stop_kills_a_running_program_that_ignores_sigterm(tmp_path: Path)
     await wait_until(None, lambda: notifier.running is not None, "the program started")
     process = notifier._process
     assert process is not None
-    await asyncio.sleep(0.2)  # it is running (and ignores SIGTERM)
+    await wait_until(None, lambda: (tmp_path / "ready").exists(), "the program ignoring SIGTERM")
     await asyncio.wait_for(notifier.stop(), 30)  # a bound for a hang: it would sleep an hour
     assert process.returncode == -signal.SIGKILL  # SIGTERM ignored, then SIGKILL (after STOP_S)
     assert runs(tmp_path) == []  # it never got to the end of its sleep
