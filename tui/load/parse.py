@@ -12,14 +12,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from tui.core.model import SECTIONS, VERDICTS, Item, Location, Problem, Review, digest
-from tui.core.text import clean, needs_cleaning
+from tui.core.text import clean
 
 # Finding files lives in tui.load.discover (no yaml there: a warm start needs it, not the
 # parser); re-exported for the callers that read files.
@@ -35,7 +34,6 @@ from tui.load.limits import (  # noqa: F401  # re-exported: the limits are read 
     MAX_TAGS,
     MAX_TEXT_CHARS,
 )
-from tui.load.parse_subset import read_clean_file
 from tui.load.yaml_nodes import (
     SCALAR,
     SEQUENCE,
@@ -132,15 +130,6 @@ def _load(
     except DecodeError as exc:
         problem(exc.line, exc.column, exc.message)
         return
-    if not needs_cleaning(text):
-        # A clean file in the YAML subset a generator writes, read without
-        # libyaml; any problem in it and it is read through libyaml below,
-        # which locates every problem (and every "invalid YAML") as before.
-        build = build_review or partial(_review_at, as_path(path))
-        reviews = read_clean_file(text, build, build_item)
-        if reviews is not None:
-            result.reviews = reviews
-            return
     lines = Lines(text)
     try:
         root = compose(stream)
@@ -162,10 +151,6 @@ def _load(
         problem(1, 1, "empty file: expected a review or a list under `entries:`")
         return
     _Reader(path, result, lines, build_review, build_item).read_root(root)
-
-
-def _review_at(path: Path, fields: dict[str, Any], line: int, column: int) -> Review:
-    return Review(location=Location(path, line, column), **fields)
 
 
 class _Reader(NodeReader):

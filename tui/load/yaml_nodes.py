@@ -40,11 +40,6 @@ _SPECIAL_PLAIN = {
 null, merge (`<<`), value (`=`) and yaml (`!`, `&`, `*`). No longer than 4 characters."""
 
 
-def resolve_plain(value: str) -> str:
-    """A plain scalar's tag, as `Composer.resolve` gives it."""
-    return _SPECIAL_PLAIN.get(value, STR) if len(value) < 5 else STR
-
-
 _NO_PATHS: dict[object, object] = {}
 
 
