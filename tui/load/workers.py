@@ -15,6 +15,7 @@ spawn both get wrong inside a running Textual app.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import sys
@@ -48,8 +49,9 @@ def end() -> None:
     answer and the end of the answers' pipe, which the reader waits for as the
     end of the load. Everything was written with `os.write`/`os.pwrite` or is
     flushed here; nothing of a worker needs a finalizer."""
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # the reader is gone: nobody to tell
+            stream.flush()
     os._exit(0)
 
 
