@@ -208,3 +208,32 @@ def test_texts_made_for_a_waiting_scan_are_whole_until_prepare_splits_them() -> 
         assert latin is not wide and (latin, wide) == split(index.text(one))
     for asked in typed("kv缓存 命中"):
         assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+
+
+def test_prepare_ends_its_work_when_a_scan_began_looking_up_the_texts_first() -> None:
+    """A first search made every text and began looking them up in the list's
+    order, in pieces, before `prepare` got there: `prepare` still answers the
+    first characters ahead and splits the texts (it gave up on both when it
+    found that look begun and not yet done), and every answer stays plain."""
+    rng = random.Random(5)
+    reviews = [
+        review(f"t{n} 调度 fp8量化", key=n, summary=rng.choice(["kv缓存 命中", "KV cache", "图捕获，fp8"]))
+        for n in range(600)
+    ]
+    index = SearchIndex()
+    running = index.scan(reviews, terms("kv"), first=4)
+    while len(index) < len(reviews):
+        running.advance(32)  # makes the texts it reaches, then the rest's
+    for _ in range(2):
+        running.advance(32)  # its look at the texts in order: begun, not done
+    assert not running.done
+    for _ in index.prepare(reviews, piece=4):
+        pass
+    assert all(index.work(reviews, (char,)) == 0 for char in SearchIndex.PREPARED)
+    for one in reviews:
+        latin, wide = index.parts(one)
+        assert latin is not wide and (latin, wide) == split(index.text(one))
+    running.finish()
+    assert list(running.found) == plain(reviews, "kv")
+    for asked in [*typed("kv缓存 命中"), *typed("fp8量化"), "t1 图", "调度"]:
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked

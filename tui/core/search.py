@@ -207,7 +207,7 @@ class SearchIndex:
         typed soon after is answered as soon as without the split."""
         yield from self._make(reviews, piece, whole=True)
         answers = self._answers(reviews)
-        yield from self._align(answers, piece * 64)
+        yield from self._align(answers, piece * 64, again=True)  # (a scan's may be under way)
         texts = answers.texts  # PREPARED characters are Latin-1: found in whole texts or Latin-1 parts
         if texts is None:
             return  # the list changed meanwhile (a reload)
@@ -312,12 +312,13 @@ class SearchIndex:
                 pass
         return answers.texts
 
-    def _align(self, answers: ListAnswers[Review], piece: int) -> Iterator[None]:
+    def _align(self, answers: ListAnswers[Review], piece: int, again: bool = False) -> Iterator[None]:
         """Look up the texts of `answers`' list in its order (`ListAnswers.texts`),
         `piece` reviews at a time, if every one may be made; no more than once
-        for as many texts made."""
+        for as many texts made unless `again`: a look begun by a scan may be
+        left half done (the scan dropped), and `prepare` needs them."""
         made = len(self._texts)
-        if answers.texts is not None or made < answers.size or made == answers.looked_at:
+        if answers.texts is not None or made < answers.size or (made == answers.looked_at and not again):
             return
         answers.looked_at = made
         get, source = self._texts.get, answers.source
@@ -331,7 +332,8 @@ class SearchIndex:
             texts.extend(map(itemgetter(0), part))
             wides.extend(map(itemgetter(1), part))
             yield
-        answers.texts, answers.wides = texts, wides
+        if answers.texts is None:  # else another look ended first (and `prepare` may split them)
+            answers.texts, answers.wides = texts, wides
 
     def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
         if not isinstance(reviews, Sequence):
