@@ -6,6 +6,7 @@ against a plain `in` over the texts."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 from array import array
@@ -237,3 +238,33 @@ def test_prepare_ends_its_work_when_a_scan_began_looking_up_the_texts_first() ->
     assert list(running.found) == plain(reviews, "kv")
     for asked in [*typed("kv缓存 命中"), *typed("fp8量化"), "t1 图", "调度"]:
         assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+
+
+def test_once_split_no_whole_text_is_kept() -> None:
+    """The texts a first search made whole are kept by what it answered (in
+    full) and by another list's texts in order; once `prepare` has split
+    them, nothing the index keeps holds a whole one (each would stay in
+    memory beside its split one), and every answer stays plain."""
+    rng = random.Random(7)
+    reviews = [
+        review(f"t{n} 调度 fp8量化", key=n, summary=rng.choice(["kv缓存 命中", "KV cache", "图捕获，fp8"]))
+        for n in range(300)
+    ]
+    some = reviews[::3]
+    index = SearchIndex()
+    for asked in ("kv", "kv缓", "调度"):
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked)
+        assert index.select(some, terms(asked)) == plain(some, asked)
+    wholes = [index.parts(one)[0] for one in reviews]
+    for one in reviews:
+        assert index.parts(one)[1] is index.parts(one)[0]  # whole
+    for _ in index.prepare(reviews, piece=4):
+        pass
+    gc.collect()  # (lists of them left in reference cycles: garbage)
+    held = []
+    for n in range(0, len(wholes), 15):
+        held.extend(ref for ref in gc.get_referrers(wholes[n]) if ref is not wholes)
+    assert held == []
+    for asked in [*typed("kv缓存 命中"), *typed("调度"), "t1 图"]:
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+        assert index.select(some, terms(asked)) == plain(some, asked), asked

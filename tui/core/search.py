@@ -273,6 +273,7 @@ class SearchIndex:
         keeps them: a place is only ever used with the text it was found in."""
         texts, wides, source = answers.texts, answers.wides, answers.source
         assert texts is not None
+        yield from self._forget_whole(answers)  # so that each whole text is freed as it is split
         for start in range(0, len(texts), piece):
             for n in compress(
                 range(start, start + piece),
@@ -282,6 +283,27 @@ class SearchIndex:
                 if parts[0] is not parts[1]:  # (a text that holds `SEP` stays whole)
                     texts[n], wides[n] = self._texts[id(source[n])] = parts
             yield
+        yield from self._forget_whole(answers)  # (answers kept meanwhile)
+
+    def _forget_whole(self, splitting: ListAnswers[Review]) -> Iterator[None]:
+        """Drop what holds texts kept whole beside `_texts` (which splits
+        them): answers kept in full and other lists' texts in order (not
+        `splitting`'s, split in place), made
+        from the whole ones. Kept, they would keep every whole text (~160 MB
+        at 100,000) alive beside its split one; each is made again when
+        needed (a term typed further is looked for from the start once)."""
+        for answers in list(self._lists):
+            for wanted, full in list(answers.full.items()):
+                if any(map(operator.is_, full.texts, full.wides)) and answers.full.get(wanted) is full:
+                    del answers.full[wanted]
+                yield  # (~1 ms for 100,000 texts split)
+            texts = answers.texts
+            if (
+                texts is not None
+                and answers is not splitting
+                and any(map(operator.is_, texts, answers.wides))
+            ):
+                answers.texts, answers.wides, answers.looked_at = None, [], -1
 
     def _make_for(
         self, answers: ListAnswers[Review], chunks: Iterable[Sequence[Review]], piece: int
