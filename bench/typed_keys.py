@@ -48,14 +48,14 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
 
     app = PrDigestApp([corpus], state, config_path=key_phases.write_config(state))
     timings = Timings(app)
-    pauses: list[tuple[float, float]] = []
+    pauses: list[tuple[float, float, int]] = []
     began: list[float] = []
 
     def on_gc(phase: str, info: dict) -> None:
         if phase == "start":
             began.append(time.perf_counter())
         elif began:
-            pauses.append((began.pop(), time.perf_counter()))
+            pauses.append((began.pop(), time.perf_counter(), info["generation"]))
 
     presses: list[dict] = []
     async with app.run_test(size=(COLUMNS, LINES)) as pilot:
@@ -88,14 +88,14 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
                         shown=key_phases._rows_shown(app),
                     )
                     got = {f: getattr(timings, f).get(action, [])[n[f] :] for f in FIGURES}
-                    gcs = [(b - t0, e - b) for b, e in pauses[seen:]]
+                    gcs = [(b - t0, e - b, g) for b, e, g in pauses[seen:]]
                     presses.append(
                         {
                             "query": query,
                             "text": box.value,
                             "kind": kind,
                             **{a: round(v[0] * 1000, 1) for a, v in got.items() if v},
-                            "gc": [(round(at * 1000, 1), round(took * 1000, 1)) for at, took in gcs],
+                            "gc": [(round(at * 1000, 1), round(took * 1000, 1), g) for at, took, g in gcs],
                         }
                     )
                 await timings.press(pilot, "search_clear", "escape")
