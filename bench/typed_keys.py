@@ -44,8 +44,19 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
     from startup import COLUMNS, KEYS_SETTLE_S, LINES, Timings
     from textual.widgets import Input
 
+    from tui import runtime
     from tui.ui.app import PrDigestApp
 
+    trims: list[tuple[float, float]] = []
+    release = getattr(runtime, "release_free_memory", None)
+    if release is not None:  # its stall, timed
+
+        def timed_release() -> None:
+            began = time.perf_counter()
+            release()
+            trims.append((began, time.perf_counter() - began))
+
+        runtime.release_free_memory = timed_release
     app = PrDigestApp([corpus], state, config_path=key_phases.write_config(state))
     timings = Timings(app)
     pauses: list[tuple[float, float, int]] = []
@@ -103,6 +114,8 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
             gc.callbacks.remove(on_gc)
     import resource
 
+    for _began, took in trims:
+        print(f"release_free_memory: {took * 1000:.1f} ms", file=sys.stderr)
     return {
         "presses": presses,
         "results": timings.results(),

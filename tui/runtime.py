@@ -109,6 +109,17 @@ def settled() -> None:
         release_free_memory()
 
 
+def collect_young() -> None:
+    """Collect the two young generations now (after a frame, not in the next
+    key's): a search's whole answer keeps lists of up to 100,000 reviews and
+    texts (`tui.core.search_memory.Found`), young until two collections have
+    walked them; each walk took 10-80 ms inside a later key's frame. Once
+    old, only full collections walk them, and those run in pauses. Nothing
+    unless installed."""
+    if _installed and gc.isenabled():
+        gc.collect(1)
+
+
 def release_free_memory() -> None:
     """Give the system back the pages the C allocator holds free (glibc's
     `malloc_trim`, which also releases free pages inside its heap). The
