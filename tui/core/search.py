@@ -220,7 +220,7 @@ class SearchIndex:
                 hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
-        yield from self._split_whole(answers, piece * 4)
+        yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
 
     def _plan(
         self,
