@@ -259,7 +259,7 @@ async def test_an_unchecked_views_list_is_worked_out_before_its_key(tmp_path: Pa
         await settled(app, pilot)
         reader = app.reader
         await wait_until(pilot, lambda: reader.ranks.ready(reader.library.reviews) is not None, "ranks")
-        assert reader.narrowed.prepared == 3  # All's, todo's and deep-todo's
+        await wait_until(pilot, lambda: reader.narrowed.prepared == 3, "All's, todo's and deep-todo's")
 
         def again(of: object) -> list:
             raise AssertionError("worked out again")
