@@ -15,6 +15,7 @@ from tests.app_helpers import by_plain_select, listed, screen_text, settled
 from tests.load.test_reload import review_yaml, watching
 from tests.perf_guards.test_frames import Frames, press
 from tests.waiting import wait_until
+from tui.core.filters import view_key
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.review_list import ReviewList
@@ -239,3 +240,52 @@ async def test_a_pane_only_shorter_or_taller_keeps_its_lines_and_shows_them_righ
         view.refresh()
         await pilot.pause()
         assert drawn_screen(app) == shown
+
+
+async def test_an_unchecked_views_list_is_worked_out_before_its_key(tmp_path: Path) -> None:
+    """The unchecked filter's pass over every review (the slowest tag switch at
+    100,000 was a view of unchecked reviews) is made once the library is ranked,
+    for All and for each such view: the key lists that answer, and marks still
+    apply to it."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(6):
+        text = no_checklist(f"r{n}") if n in (1, 4) else review_yaml(f"r{n}")
+        (entries / f"r{n}.yaml").write_text(text, encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    config.write_text("views:\n  todo: {unchecked: true}\n  deep-todo: {verdict: [deep], unchecked: true}\n")
+    app = PrDigestApp([entries], tmp_path / "state.json", config_path=config, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        reader = app.reader
+        await wait_until(pilot, lambda: reader.ranks.ready(reader.library.reviews) is not None, "ranks")
+        await wait_until(pilot, lambda: reader.narrowed.prepared == 3, "All's, todo's and deep-todo's")
+
+        def again(of: object) -> list:
+            raise AssertionError("worked out again")
+
+        members = reader.sidebar.members(
+            "todo", reader.library, reader.views, reader.mute, reader.search_index
+        )
+        assert members is not None
+        kept = reader.narrowed.prepare("checklist", members, None, again)
+        assert [review.key for review in kept] == ["o/r:r0", "o/r:r2", "o/r:r3", "o/r:r5"]
+        await pilot.press("1")  # the todo view
+        await pilot.pause()
+        assert reader.filters.tag == view_key("todo")
+        assert app.query_one(ReviewList).reviews is kept
+        assert listed(app) == by_plain_select(app)
+
+        await pilot.press("x", "g", "enter", "space", "j", "space", "escape")  # r0's checklist done
+        await pilot.pause()
+        review = reader.library.by_key["o/r:r0"]
+        assert reader.checked(review) == frozenset(item.key for item in review.checklist)
+        await pilot.press("j", "j", "1")  # moved on to r2, the view again: r0 is not listed
+        await pilot.pause()
+        assert listed(app) == ["o/r:r2", "o/r:r3", "o/r:r5"] == by_plain_select(app)
+        await pilot.press("x", "t")  # `t` under All: the prepared pass too, marks applied
+        await pilot.pause()
+        assert listed(app) == by_plain_select(app)
+        await pilot.press("2")  # a view narrowed before its unchecked pass
+        await pilot.pause()
+        assert listed(app) == by_plain_select(app)
