@@ -9,7 +9,6 @@ No Textual here: the app passes callbacks.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import marshal
@@ -37,8 +36,6 @@ CHUNK_BYTES = 512 * 1024
 """Bytes of files per task sent to a worker, about (a big file is a task of its own)."""
 MIN_CHUNK_BYTES = 64 * 1024
 """Tasks get smaller towards the end, down to about this many bytes."""
-IN_FLIGHT = 2
-"""Tasks sent to a worker ahead of its answers."""
 WORKER = (*WORKER_PYTHON, "-m", "tui.load.workers")
 """The command of a worker process."""
 SYNC_FILES = 24
@@ -348,6 +345,8 @@ async def parse_in_background(
     `pool`: workers started with the command line (`plan_first_part`), parsing some of
     `misses`; their answers are taken first, then the rest is parsed as above.
     """
+    import asyncio  # here: the command line imports this module to start the parse workers
+
     batch: dict[Path, FileUpdate | None] = {}
     done = 0
     total = len(misses)
@@ -387,11 +386,13 @@ async def parse_in_background(
         for start in range(0, len(names), CHUNK):
             receive(await asyncio.to_thread(parse_files, names[start : start + CHUNK], journal))
     elif misses:
+        from tui.load.task_workers import run_worker, start_worker
+
         command = WORKER if cache.path is None else (*WORKER, str(cache.path), cache.version_key)
-        processes = [await _start_worker(command) for _ in range(workers)]
+        processes = [await start_worker(command) for _ in range(workers)]
         # Made while the workers start (~0.1 s: Python and the parser's imports).
         chunks = _chunks([str(path) for path in misses], workers)
-        await asyncio.gather(*(_run_worker(process, chunks, receive, journal) for process in processes))
+        await asyncio.gather(*(run_worker(process, chunks, receive, journal) for process in processes))
     if journal is not None:
         journal.close()
     if batch:
@@ -426,67 +427,3 @@ def _size(name: str) -> int:
         return os.stat(name).st_size
     except (OSError, ValueError):
         return 0
-
-
-async def _start_worker(command: tuple[str, ...]) -> asyncio.subprocess.Process | None:
-    try:
-        return await asyncio.create_subprocess_exec(
-            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-        )  # fmt: skip
-    except OSError:
-        return None
-
-
-async def _run_worker(
-    process: asyncio.subprocess.Process | None,
-    chunks: deque[list[str]],
-    receive: Callable[[list | tuple], None],
-    journal: Journal | None = None,
-) -> None:
-    """Feed one worker process chunks from the queue the workers share, until
-    it is empty: a worker that is quicker, or less interrupted, takes more.
-    `IN_FLIGHT` chunks are sent ahead, so that it never waits for the next.
-    If the worker dies, its chunks and the ones it would have taken are parsed
-    here, in a thread (all of them if it could not be started)."""
-    sent: deque[list[str]] = deque()
-    try:
-        while process is not None:
-            assert process.stdin is not None and process.stdout is not None
-            try:
-                while chunks and len(sent) < IN_FLIGHT:
-                    sent.append(chunks.popleft())
-                    data = marshal.dumps(sent[-1])
-                    process.stdin.write(len(data).to_bytes(8, "little") + data)
-                if chunks:
-                    await process.stdin.drain()
-                elif not process.stdin.is_closing():
-                    process.stdin.close()  # the worker exits once it has answered what it has
-                if not sent:
-                    break
-                size = int.from_bytes(await process.stdout.readexactly(8), "little")
-                entries = marshal.loads(await process.stdout.readexactly(size))
-                if not _answers(entries, sent[0]):
-                    raise ValueError("not an answer to the task")
-            except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
-                break  # the worker died, or wrote nonsense
-            sent.popleft()
-            receive(entries)
-        # Parse here what the worker did not: its chunks, then the queue's.
-        while sent or chunks:
-            chunk = sent.popleft() if sent else chunks.popleft()
-            receive(await asyncio.to_thread(parse_files, chunk, journal))
-    finally:
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            with contextlib.suppress(Exception):
-                await process.wait()
-
-
-def _answers(answer: object, task: list[str]) -> bool:
-    """Is `answer` what `parse_files` answers to `task` (as far as its shape goes)?"""
-    if isinstance(answer, tuple) and len(answer) == 3:
-        journal, bodies_at, answer = answer
-        if not (journal is None or isinstance(journal, str)) or not isinstance(bodies_at, int):
-            return False
-    return isinstance(answer, list) and len(answer) == len(task)

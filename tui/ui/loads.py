@@ -102,7 +102,9 @@ class Loads:
             if pool is not None:
                 pool.stop()  # nothing left for it (or cancelled): its workers end now
             runtime.loaded()  # `tui.cli.run` starts with the collector off
-        self.save_cache()
+        # After the frame that shows the load: the save's thread (~0.7 s of CPU at
+        # 10,000 files) would share the GIL with that frame's rendering.
+        self.app.call_after_refresh(self.save_cache)
         reader.loaded()  # views naming unknown tags, and news for `notify:`
         # The search box, ready for a `/` (SearchBar.prepare); after the frame
         # that shows what was just loaded, as the watcher, whose first start
