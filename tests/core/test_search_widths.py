@@ -6,6 +6,7 @@ against a plain `in` over the texts."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 from array import array
@@ -208,3 +209,62 @@ def test_texts_made_for_a_waiting_scan_are_whole_until_prepare_splits_them() -> 
         assert latin is not wide and (latin, wide) == split(index.text(one))
     for asked in typed("kv缓存 命中"):
         assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+
+
+def test_prepare_ends_its_work_when_a_scan_began_looking_up_the_texts_first() -> None:
+    """A first search made every text and began looking them up in the list's
+    order, in pieces, before `prepare` got there: `prepare` still answers the
+    first characters ahead and splits the texts (it gave up on both when it
+    found that look begun and not yet done), and every answer stays plain."""
+    rng = random.Random(5)
+    reviews = [
+        review(f"t{n} 调度 fp8量化", key=n, summary=rng.choice(["kv缓存 命中", "KV cache", "图捕获，fp8"]))
+        for n in range(600)
+    ]
+    index = SearchIndex()
+    running = index.scan(reviews, terms("kv"), first=4)
+    while len(index) < len(reviews):
+        running.advance(32)  # makes the texts it reaches, then the rest's
+    for _ in range(2):
+        running.advance(32)  # its look at the texts in order: begun, not done
+    assert not running.done
+    for _ in index.prepare(reviews, piece=4):
+        pass
+    assert all(index.work(reviews, (char,)) == 0 for char in SearchIndex.PREPARED)
+    for one in reviews:
+        latin, wide = index.parts(one)
+        assert latin is not wide and (latin, wide) == split(index.text(one))
+    running.finish()
+    assert list(running.found) == plain(reviews, "kv")
+    for asked in [*typed("kv缓存 命中"), *typed("fp8量化"), "t1 图", "调度"]:
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+
+
+def test_once_split_no_whole_text_is_kept() -> None:
+    """The texts a first search made whole are kept by what it answered (in
+    full) and by another list's texts in order; once `prepare` has split
+    them, nothing the index keeps holds a whole one (each would stay in
+    memory beside its split one), and every answer stays plain."""
+    rng = random.Random(7)
+    reviews = [
+        review(f"t{n} 调度 fp8量化", key=n, summary=rng.choice(["kv缓存 命中", "KV cache", "图捕获，fp8"]))
+        for n in range(300)
+    ]
+    some = reviews[::3]
+    index = SearchIndex()
+    for asked in ("kv", "kv缓", "调度"):
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked)
+        assert index.select(some, terms(asked)) == plain(some, asked)
+    wholes = [index.parts(one)[0] for one in reviews]
+    for one in reviews:
+        assert index.parts(one)[1] is index.parts(one)[0]  # whole
+    for _ in index.prepare(reviews, piece=4):
+        pass
+    gc.collect()  # (lists of them left in reference cycles: garbage)
+    held = []
+    for n in range(0, len(wholes), 15):
+        held.extend(ref for ref in gc.get_referrers(wholes[n]) if ref is not wholes)
+    assert held == []
+    for asked in [*typed("kv缓存 命中"), *typed("调度"), "t1 图"]:
+        assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+        assert index.select(some, terms(asked)) == plain(some, asked), asked

@@ -265,3 +265,29 @@ async def test_the_search_texts_are_frozen_once_made(tmp_path: Path, monkeypatch
         assert len(texts) == len(app.reader.library.reviews)
         assert gc.is_tracked(texts)
         assert not any(tracked is texts for tracked in gc.get_objects()), "left in a generation"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim, read in /proc")
+def test_settled_gives_back_the_memory_of_texts_freed_once_split(tmp_path: Path) -> None:
+    """Texts made whole and then replaced by their split parts leave holes in
+    the C allocator's heap, which the process keeps: `settled()` hands them
+    back (the process's resident size drops). In a fresh process: its heap
+    is its own."""
+    code = (
+        "from tui import runtime\n"
+        "def rss():\n"
+        "    return int(next(l for l in open('/proc/self/status') if l.startswith('VmRSS')).split()[1])\n"
+        "with runtime.installed():\n"
+        "    runtime.loaded()\n"
+        "    whole = ['调度' * 900 + str(n) for n in range(30_000)]\n"
+        "    split = [text[:600] + 'x' for text in whole]\n"
+        "    del whole\n"
+        "    before = rss()\n"
+        "    runtime.settled()\n"
+        "    print(before - rss())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 50_000  # kB: most of the ~108 MB freed

@@ -318,3 +318,31 @@ async def test_typed_on_while_texts_are_made_every_answer_is_the_plain_scans(
         await pilot.press("escape", "slash", "k", "v")
         await workers_done(pilot, reader, "search")
         assert listed(app) == plain(app, "kv") and "counting" not in bar(app)
+
+
+async def test_a_big_answers_lists_are_old_before_the_next_key(
+    tmp_path: Path, corpus: Path, long_scans, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the reader's collector (`tui.runtime`), a scan's whole answer has
+    the young generations collected after its frame: its lists (the matches,
+    their texts) are no longer young when the next key comes, so no young
+    collection inside that key's frame walks them."""
+    import gc
+
+    from tui import runtime
+
+    monkeypatch.setattr(search_keys, "YOUNG_AFTER", 1)
+    app = app_at(tmp_path, corpus)
+    with runtime.installed():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(app, pilot)
+            runtime.loaded()
+            await pilot.press("slash", "s", "c")
+            await workers_done(pilot, app.reader, "search")
+            await pilot.pause()
+            answer = plain(app, "sc")
+            assert listed(app) == answer and len(answer) > 20
+            reviews = app.reader.search_index._lists[-1].full[("sc",)].reviews
+            assert [r.key for r in reviews] == answer
+            young = {id(one) for generation in (0, 1) for one in gc.get_objects(generation)}
+            assert id(reviews) not in young

@@ -207,7 +207,7 @@ class SearchIndex:
         typed soon after is answered as soon as without the split."""
         yield from self._make(reviews, piece, whole=True)
         answers = self._answers(reviews)
-        yield from self._align(answers, piece * 64)
+        yield from self._align(answers, piece * 64, again=True)  # (a scan's may be under way)
         texts = answers.texts  # PREPARED characters are Latin-1: found in whole texts or Latin-1 parts
         if texts is None:
             return  # the list changed meanwhile (a reload)
@@ -220,7 +220,7 @@ class SearchIndex:
                 hits.append(bytes(map(operator.contains, texts[start : start + step], repeat(char))))
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
-        yield from self._split_whole(answers, piece * 4)
+        yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
 
     def _plan(
         self,
@@ -273,6 +273,7 @@ class SearchIndex:
         keeps them: a place is only ever used with the text it was found in."""
         texts, wides, source = answers.texts, answers.wides, answers.source
         assert texts is not None
+        yield from self._forget_whole(answers)  # so that each whole text is freed as it is split
         for start in range(0, len(texts), piece):
             for n in compress(
                 range(start, start + piece),
@@ -282,6 +283,27 @@ class SearchIndex:
                 if parts[0] is not parts[1]:  # (a text that holds `SEP` stays whole)
                     texts[n], wides[n] = self._texts[id(source[n])] = parts
             yield
+        yield from self._forget_whole(answers)  # (answers kept meanwhile)
+
+    def _forget_whole(self, splitting: ListAnswers[Review]) -> Iterator[None]:
+        """Drop what holds texts kept whole beside `_texts` (which splits
+        them): answers kept in full and other lists' texts in order (not
+        `splitting`'s, split in place), made
+        from the whole ones. Kept, they would keep every whole text (~160 MB
+        at 100,000) alive beside its split one; each is made again when
+        needed (a term typed further is looked for from the start once)."""
+        for answers in list(self._lists):
+            for wanted, full in list(answers.full.items()):
+                if any(map(operator.is_, full.texts, full.wides)) and answers.full.get(wanted) is full:
+                    del answers.full[wanted]
+                yield  # (~1 ms for 100,000 texts split)
+            texts = answers.texts
+            if (
+                texts is not None
+                and answers is not splitting
+                and any(map(operator.is_, texts, answers.wides))
+            ):
+                answers.texts, answers.wides, answers.looked_at = None, [], -1
 
     def _make_for(
         self, answers: ListAnswers[Review], chunks: Iterable[Sequence[Review]], piece: int
@@ -312,12 +334,13 @@ class SearchIndex:
                 pass
         return answers.texts
 
-    def _align(self, answers: ListAnswers[Review], piece: int) -> Iterator[None]:
+    def _align(self, answers: ListAnswers[Review], piece: int, again: bool = False) -> Iterator[None]:
         """Look up the texts of `answers`' list in its order (`ListAnswers.texts`),
         `piece` reviews at a time, if every one may be made; no more than once
-        for as many texts made."""
+        for as many texts made unless `again`: a look begun by a scan may be
+        left half done (the scan dropped), and `prepare` needs them."""
         made = len(self._texts)
-        if answers.texts is not None or made < answers.size or made == answers.looked_at:
+        if answers.texts is not None or made < answers.size or (made == answers.looked_at and not again):
             return
         answers.looked_at = made
         get, source = self._texts.get, answers.source
@@ -331,7 +354,8 @@ class SearchIndex:
             texts.extend(map(itemgetter(0), part))
             wides.extend(map(itemgetter(1), part))
             yield
-        answers.texts, answers.wides = texts, wides
+        if answers.texts is None:  # else another look ended first (and `prepare` may split them)
+            answers.texts, answers.wides = texts, wides
 
     def _answers(self, reviews: Iterable[Review]) -> ListAnswers[Review]:
         if not isinstance(reviews, Sequence):

@@ -61,6 +61,11 @@ SCAN_PIECE = 512
 the end of a review's text) or, while texts are missing, 32 times the texts
 it makes."""
 
+YOUNG_AFTER = 10_000
+"""Matches from which a scan's whole answer has the young generations collected
+right after its frame (`runtime.collect_young`), not inside the next key's:
+three lists of that many entries cost a young collection ~2-5 ms to walk."""
+
 PREPARE_AFTER_S = 2.0
 """How long after the load the search's texts start to be made: the load's
 own work (saving the cache, starting the watcher) and its peak memory are
@@ -193,6 +198,8 @@ class SearchKeys(ReaderPanes):
         self.search_typing = None
         typing.scan.finish()
         self._list_by(typing.after)
+        if len(typing.scan.found) >= YOUNG_AFTER:
+            self.call_after_refresh(runtime.collect_young)  # its answer's lists: old before the next key
 
     def _list_by(self, filters: Filters) -> None:
         if self.filters == filters:
