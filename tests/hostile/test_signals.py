@@ -53,6 +53,9 @@ class Reader:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: a new session, the pty its controlling terminal
             try:
+                # As a terminal starts its shell: SIGHUP at its default. Under
+                # `nohup` it is inherited ignored, and the reader keeps it so.
+                signal.signal(signal.SIGHUP, signal.SIG_DFL)
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
                 os.execve(argv[0], argv, env)
             finally:
