@@ -302,6 +302,9 @@ def _collector_off() -> Iterator[None]:
             gc.enable()
 
 
+collector_off = _collector_off
+
+
 def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:
     hits: dict[Path, FileUpdate] = {}
     misses: list[Path] = []

@@ -29,10 +29,10 @@ import os
 import sys
 import zlib
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from tui.core.model import VERDICTS, Location, Problem
+from tui.core.model import VERDICTS, Location, Problem, Review
 from tui.core.table import Columns, ReviewTable, small_ints
 from tui.load.cache import ParseCache
 from tui.load.cache_format import CachedBody, OpenFile, Source, open_regular
@@ -89,6 +89,38 @@ def save_table(table: ReviewTable, cache: ParseCache, roots: Sequence[Path]) -> 
     except (OSError, ValueError, OverflowError):
         return False
     return True
+
+
+def save_library_table(
+    files: Mapping[Path, Sequence[Review]],
+    problems: Mapping[Path, Sequence[Problem]],
+    cache: ParseCache,
+    roots: Sequence[Path],
+) -> bool:
+    """`save_table` for a library's files, made into a table (~0.5 s at
+    100,000 reviews) only when it can be saved: every body in the cache's
+    main file as it is now (a warm load's, and no save has replaced that
+    file since), with no review skipped as a duplicate (a start does not
+    read such a table: `tui.core.table_library.readable`)."""
+    if cache.path is None:
+        return False
+    try:
+        main = _identity(os.stat(cache.path))
+    except OSError:
+        return False
+    files_checked: set[int] = set()
+    for reviews in files.values():
+        for review in reviews:
+            body = review.body_source
+            if not isinstance(body, CachedBody) or body.source is None:
+                return False
+            file = body.source.file
+            if id(file) not in files_checked:
+                if file.fd is None or _identity(os.fstat(file.fd)) != main:
+                    return False
+                files_checked.add(id(file))
+    table = ReviewTable.from_reviews(files, problems)
+    return not table.duplicates and save_table(table, cache, roots)
 
 
 def _columns_to_save(table: ReviewTable, cache: ParseCache) -> tuple[dict, list[bytes]] | None:
