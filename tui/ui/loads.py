@@ -148,13 +148,19 @@ class Loads:
         from tui.load.table_file import read_saved
 
         cache = self.cache
+        check, first.table_check = first.table_check, None
         if cache.path is None or first.parse:
+            if check is not None:
+                check.close()
             return None  # a file of the first frame's was not in the cache: something changed
-        saved = read_saved(cache.path, cache.version_key)
-        if saved is None or not saved.still_valid(self.paths):
-            return None
-        table = saved.table()
-        if not readable(table):
+        if check is not None:  # checked in a child while Textual was imported (the command line's)
+            saved = check.saved()
+        else:
+            saved = read_saved(cache.path, cache.version_key)
+            if saved is not None and not saved.still_valid(self.paths):
+                saved = None
+        table = saved.table() if saved is not None else None
+        if saved is None or table is None or not readable(table):
             return None
         stamps = saved.stamps
         cache.hold({name: (stamps[2 * f], stamps[2 * f + 1]) for f, name in enumerate(table.columns.files)})
@@ -203,6 +209,8 @@ class Loads:
         first, self._first = self._first, None
         if first is not None and first.pool is not None:
             first.pool.stop()  # the load never started: its parse workers end with the reader
+        if first is not None and first.table_check is not None:
+            first.table_check.close()
 
     # -- hot reload --------------------------------------------------------------
 
