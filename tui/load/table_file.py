@@ -283,15 +283,18 @@ def read_saved(cache_path: Path, version_key: str) -> SavedTable | None:
 def map_saved(cache_path: Path) -> mmap.mmap | None:
     """The table file next to `cache_path`, mapped (nothing checked), or None."""
     opened = open_regular(table_path(cache_path))
-    if opened is None:
-        return None
-    fd, size = opened
+    return None if opened is None else map_fd(opened[0])
+
+
+def map_fd(fd: int) -> mmap.mmap | None:
+    """The open table file `fd`, mapped, and closed (the mapping stays); None if it cannot be."""
     try:
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if size else None
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
     finally:
-        os.close(fd)  # the mapping stays
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def saved_from(
