@@ -74,7 +74,7 @@ def main() -> int:
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     for n in range(args.rounds):
-        for _ in range(2):  # the parse cache made whole again after the last round's edits, then the table
+        for _ in range(3):  # the parse cache made whole again after the last round's edits, then the table
             asyncio.run(one(args.corpus, args.work, edit=False))
         result = asyncio.run(one(args.corpus, args.work, edit=True))
         print(n, "  ".join(f"{k} {v:.0f}" for k, v in result.items()), flush=True)
