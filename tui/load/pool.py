@@ -18,8 +18,11 @@ files at `n * WALK_CHUNK` onwards, but the first frame's. The answers hold
 their files' names, and the reader takes each file once (`collect`): if the
 tree changed while the workers walked it, their chunks may overlap, or miss a
 file, which the reader then parses itself (its own walk, after the first
-frame, says what is there). Otherwise (`start_pool`) the files are given, cut
-into chunks (ranges of the list each worker gets on its standard input).
+frame, says what is there). The walking workers left for later (`EARLY`) are
+forks of the first, made when the reader has drawn (`tui.load.pool_worker`):
+they start on the tasks with its interpreter, imports and walk so far.
+Otherwise (`start_pool`) the files are given, cut into chunks (ranges of the
+list each worker gets on its standard input).
 
 Tasks: every chunk's number is written to one pipe the
 workers share, 4 bytes each, before any worker starts. A worker reads the next
@@ -231,7 +234,9 @@ def start_walking_pool(
     before any task, and the reader takes that answer (`Pool.first_answer`),
     where it would otherwise fork a parser of its own for them. If reading
     them took the disk, that worker then waits for `Pool.go`, at most
-    `go_wait` seconds (`tui.load.pool_wait`)."""
+    `go_wait` seconds (`tui.load.pool_wait`). The other `workers - early`
+    are forked by the first at `Pool.go` (`FORK_FD`), or spawned then if
+    their pipes cannot be made."""
     if not roots or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
