@@ -269,10 +269,12 @@ def _children(pid: int) -> list[int]:
 
 
 def sample_children(pid: int, peaks: dict[int, int]) -> None:
-    """Each child of `pid`'s peak RSS so far (kB) into `peaks`, by child; a
-    child's last figure is kept once it is gone."""
+    """Each child of `pid`'s peak RSS so far (kB) into `peaks`, by child, and
+    their children's (the parse worker the first one forks); a child's last
+    figure is kept once it is gone."""
     for child in _children(pid):
         peaks[child] = _status_kb(child, "VmHWM") or peaks.get(child, 0)
+        sample_children(child, peaks)
 
 
 @dataclass

@@ -281,6 +281,41 @@ def test_a_load_is_handed_over_a_few_times_however_slow_the_machine(
         assert size >= first_frame.FLUSH_GROWTH * sum(sizes[:n]), sizes
 
 
+def test_each_hand_over_shows_how_far_the_load_is_and_answers_alone_do_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The status bar's progress is drawn in the hand-overs' frames (the count
+    then), and between them not once an answer: with the progress interval
+    longer than the load, every showing is a hand-over's (but the first)."""
+    from tui.load import first_frame
+
+    monkeypatch.setattr(first_frame, "FLUSH_S", 0.0)
+    monkeypatch.setattr(first_frame, "FLUSH_SHARE", 0)
+    monkeypatch.setattr(first_frame, "PROGRESS_S", 3600.0)
+    paths = paths_of(corpus(tmp_path, 2000))
+    pool = start_pool(paths, None, "")
+    assert pool is not None and len(pool.chunks) > 40
+    events: list[tuple[str, int]] = []
+    delivered: dict = {}
+
+    def deliver(batch: dict) -> None:
+        delivered.update(batch)
+        events.append(("deliver", len(delivered)))
+
+    def progress(done: int, total: int) -> None:
+        assert total == len(paths)
+        events.append(("progress", done))
+
+    asyncio.run(parse_in_background(paths, ParseCache(None), deliver, progress, pool=pool))
+    assert sorted(delivered) == paths
+    hand_overs = [n for n, (kind, _) in enumerate(events) if kind == "deliver"][:-1]  # the last: the end's
+    assert len(hand_overs) >= 2, events
+    for n in hand_overs:
+        assert events[n - 1] == ("progress", events[n][1]), events
+    shown = [n for n, (kind, _) in enumerate(events) if kind == "progress"]
+    assert len(shown) <= len(hand_overs) + 1, events  # the first answer's, then the hand-overs'
+
+
 def test_a_pool_never_collected_is_ended_by_stop(tmp_path: Path) -> None:
     """The reader quit before its event loop took the answers: `stop` ends the
     worker that was started and never starts the others."""

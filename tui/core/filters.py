@@ -202,9 +202,7 @@ class Narrowed:
         prepared = self._prepared.get(key)
         if prepared is not None and prepared[0] is reviews:
             return prepared[1]
-        found = self._answers.pop(key, None)
-        if found is None or found[0] is not reviews:
-            found = (reviews, narrow(reviews))
+        found = _answer(self._answers.pop(key, None), reviews, narrow)
         if self.size:
             self._answers[key] = found  # the newest last
             while len(self._answers) > self.size:
@@ -221,9 +219,7 @@ class Narrowed:
         """`get`'s answer worked out now (in a quiet moment, not in a key) and
         kept until `clear`, out of the recent answers' turn."""
         key = (stage, id(reviews), value)
-        found = self._prepared.get(key)
-        if found is None or found[0] is not reviews:
-            found = self._prepared[key] = (reviews, narrow(reviews))
+        found = self._prepared[key] = _answer(self._prepared.get(key), reviews, narrow)
         return found[1]
 
     def clear(self) -> None:
@@ -237,6 +233,18 @@ class Narrowed:
     def prepared(self) -> int:
         """How many answers `prepare` holds."""
         return len(self._prepared)
+
+
+def _answer(
+    kept: tuple[Sequence[Review], Sequence[Review]] | None,
+    reviews: Sequence[Review],
+    narrow: Callable[[Sequence[Review]], Sequence[Review]],
+) -> tuple[Sequence[Review], Sequence[Review]]:
+    """A kept answer if it was worked out for this very list (ids are reused
+    once a list is gone), else a new one."""
+    if kept is not None and kept[0] is reviews:
+        return kept
+    return (reviews, narrow(reviews))
 
 
 def with_unchecked(

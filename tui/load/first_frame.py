@@ -56,8 +56,13 @@ CHILD_TIMEOUT_S = 10.0
 FLUSH_S = 0.3
 """Hand parsed files to the app at most this often, so it re-indexes a few times, not per file:
 each hand-over re-indexes and relists everything loaded so far (~20 ms at 10,000 reviews)."""
-PROGRESS_S = 0.15
-"""Show how far parsing is this often (a redraw of the status bar)."""
+PROGRESS_S = 0.5
+"""Show how far parsing is this often, and at each hand-over (whose frame
+draws the status bar anyway). Each showing is a frame of its own, and that
+frame redraws more than the status bar: ~10-15 ms of the reader's CPU at
+10,000 reviews, taken from the workers on two cores; at 0.15 s a load of
+10,000 files one a file drew ~7 of them quiet and ~20 on a busy machine
+(bench/README.md)."""
 FLUSH_SHARE = 4
 """And wait this many times as long as the last hand-over took: the app
 re-indexes everything it has each time (~0.1 s at 100,000 reviews), so a big
@@ -373,10 +378,13 @@ async def parse_in_background(
         batch.update(decoded)
         done += len(decoded)
         now = time.monotonic()
-        if progress is not None and (now - shown >= PROGRESS_S or done == total):
-            progress(done, total)  # a redraw of the status bar: a few a second, not one a task
+        hand_over = now - last >= wait and len(batch) >= FLUSH_GROWTH * (done - len(batch))
+        if progress is not None and (hand_over or now - shown >= PROGRESS_S):
+            # A redraw of the status bar: twice a second, and in a hand-over's frame; not
+            # at the end, whose frame the caller draws (the load then shown as done).
+            progress(done, total)
             shown = now
-        if now - last >= wait and len(batch) >= FLUSH_GROWTH * (done - len(batch)):
+        if hand_over:
             began = time.monotonic()
             deliver(batch)
             last = time.monotonic()

@@ -18,8 +18,11 @@ files at `n * WALK_CHUNK` onwards, but the first frame's. The answers hold
 their files' names, and the reader takes each file once (`collect`): if the
 tree changed while the workers walked it, their chunks may overlap, or miss a
 file, which the reader then parses itself (its own walk, after the first
-frame, says what is there). Otherwise (`start_pool`) the files are given, cut
-into chunks (ranges of the list each worker gets on its standard input).
+frame, says what is there). The walking workers left for later (`EARLY`) are
+forks of the first, made when the reader has drawn (`tui.load.pool_worker`):
+they start on the tasks with its interpreter, imports and walk so far.
+Otherwise (`start_pool`) the files are given, cut into chunks (ranges of the
+list each worker gets on its standard input).
 
 Tasks: every chunk's number is written to one pipe the
 workers share, 4 bytes each, before any worker starts. A worker reads the next
@@ -40,12 +43,12 @@ import os
 import select
 import sys
 import time
-from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from tui.load.pool_wait import GO_FD, GO_WAIT_S, go_pipe, pipe_above
+from tui.load.pool_spawn import TASKS_FD, close_all, fork_pipes, spawn_worker, write_tokens
+from tui.load.pool_wait import GO_WAIT_S, go_pipe, pipe_above
 
 POOL_CHUNK = 48
 """Files per task, at most: few answers for the reader to take in."""
@@ -58,9 +61,6 @@ loop runs (`collect`). While the reader imports Textual and draws its first
 frame it needs a core of its own: one worker takes the other. (Niced workers
 started together would leave it that core on an idle machine, but lose it to
 any other program on a busy one.)"""
-PIPE_BYTES = 1 << 20
-"""The answers' pipes are made this large (if the system allows), about all a
-worker's answers at 10,000 files: it need not wait for the reader to start."""
 WALK_CHUNK = 48
 """Files per task when the workers walk: the count is not known, so tasks do
 not shrink towards the end; a worker finishes at most one task after the other."""
@@ -69,9 +69,8 @@ WALK_TOKENS = 16_384
 files. A walk longer than that leaves the rest to the reader's own parsing."""
 FIRST = -1
 """The task number of the first frame's files, in the first worker's answer."""
-_TOKEN = 4
-TASKS_FD = 3
-"""The tasks' pipe, in a worker."""
+FORKED = -2
+"""The task number of a forked worker's first frame: its pid (see `FORK_FD`)."""
 WORKER_PYTHON = (sys.executable, "-P")
 """A worker's Python: with `-P`, `-m` does not put the current folder first on
 its `sys.path`, where a `yaml.py` or `tui/` of the folder the reader was
@@ -101,6 +100,7 @@ class Pool:
         """The first frame's files, parsed first by the first worker
         (`start_walking_pool`), its answer taken by `first_answer`."""
         self.workers: list[tuple[int, int]] = []  # (pid, the read end of its answers' pipe)
+        self.forks: list[int] = []  # the read ends of the answers' pipes of the first worker's forks
         self._go: int | None = None  # the write end of the first worker's `GO_FD` (see `go`)
         # To start the workers still to come (`start_later`): their command,
         # the tasks' pipe, the listing for their standard input, how many.
@@ -108,9 +108,18 @@ class Pool:
 
     def go(self) -> None:
         """The reader has drawn: a first worker waiting for it goes on
-        (`tui.load.pool_wait`)."""
+        (`tui.load.pool_wait`), and forks the workers left for later
+        (`FORK_FD`)."""
+        self._close_go(b"g")
+
+    def _close_go(self, word: bytes = b"") -> None:
+        """Close `GO_FD`'s write end, after `word` if any (none: the end of
+        the pipe alone says "go on, fork nothing")."""
         go, self._go = self._go, None
         if go is not None:
+            with contextlib.suppress(OSError):
+                if word:
+                    os.write(go, word)
             with contextlib.suppress(OSError):
                 os.close(go)
 
@@ -124,7 +133,7 @@ class Pool:
         argv, tasks, listing, count = later
         try:
             for _ in range(count):
-                started = _spawn_worker(argv, tasks, listing)
+                started = spawn_worker(argv, tasks, listing)
                 if started is not None:
                     self.workers.append(started)
         finally:
@@ -169,11 +178,16 @@ class Pool:
 
     def stop(self) -> None:
         """End the workers that still run (a load that was cancelled) and reap
-        them all; close the pipes not handed to `collect`."""
-        self.go()
+        them all; close the pipes not handed to `collect` (a fork's end then
+        comes with its next answer, if it was forked at all)."""
+        self._close_go()
         later, self._later = self._later, None
         if later is not None:
             os.close(later[1])
+        forks, self.forks = self.forks, []
+        for fd in forks:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         workers, self.workers = self.workers, []
         for pid, fd in workers:
             with contextlib.suppress(OSError):
@@ -220,16 +234,23 @@ def start_walking_pool(
     before any task, and the reader takes that answer (`Pool.first_answer`),
     where it would otherwise fork a parser of its own for them. If reading
     them took the disk, that worker then waits for `Pool.go`, at most
-    `go_wait` seconds (`tui.load.pool_wait`)."""
+    `go_wait` seconds (`tui.load.pool_wait`). The other `workers - early`
+    are forked by the first at `Pool.go` (`FORK_FD`), or spawned then if
+    their pipes cannot be made."""
     if not roots or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
     pool.first = list(first)
     walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
-    # The first worker, and it alone, is given `GO_FD` (and told how long it may wait on it).
-    listing = marshal.dumps((*walk, [str(path) for path in first], float(go_wait)))
-    later = marshal.dumps((*walk, [], None))
-    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, workers, early, later)
+    go = go_pipe()
+    forks = fork_pipes(max(0, workers - early)) if go is not None else []
+    # The first worker, and it alone, is given `GO_FD` (and told how long it may wait on it), and forks.
+    wait = float(go_wait) if go is not None else None
+    listing = marshal.dumps((*walk, [str(path) for path in first], wait, len(forks)))
+    later = marshal.dumps((*walk, [], None, 0))
+    return _start(
+        pool, listing, WALK_TOKENS, cache_path, version_key, workers - len(forks), early, later, go, forks
+    )
 
 
 def _start(
@@ -241,166 +262,64 @@ def _start(
     workers: int,
     early: int,
     later_listing: bytes | None = None,
+    go: tuple[int, int] | None = None,
+    forks: list[tuple[int, int]] | None = None,
 ) -> Pool | None:
     """The workers, `early` of them now, the first given `listing` (and the
-    others `later_listing`, if any), and their tasks' pipe."""
+    others `later_listing`, if any), and their tasks' pipe. `go`: the first
+    worker's `GO_FD` pipe; `forks`: the answers' pipes of the workers it forks
+    (`FORK_FD`), not counted in `workers`. The pipes given are the pool's, or
+    closed."""
+    forks = forks or []
+    given = [fd for pipe in ([go] if go is not None else []) + forks for fd in pipe]
     if (tasks_pipe := pipe_above(TASKS_FD)) is None:
+        close_all(given)
         return None
     tasks_read, tasks_write = tasks_pipe
     try:
-        written = _write_tokens(tasks_write, tasks, exact=pool.roots is None)
+        written = write_tokens(tasks_write, tasks, exact=pool.roots is None)
     finally:
         os.close(tasks_write)  # the workers see the end of the tasks once they are taken
     if written == 0:
         os.close(tasks_read)
+        close_all(given)
         return None
     pool.tokens = written
     argv = [*WORKER_PYTHON, "-m", "tui.load.workers", "--pool"]
     if cache_path is not None:
         argv += [str(cache_path), version_key]
     others = listing if later_listing is None else later_listing
-    go = None
-    if later_listing is not None and (pipe := go_pipe()) is not None:
-        go, pool._go = pipe
+    # The first worker's ends of the go and forks' pipes: closed here once it is spawned.
+    go_end, fork_ends = (go[0] if go is not None else None), [write for _, write in forks]
+    theirs = ([go_end] if go_end is not None else []) + fork_ends
     try:
         for _ in range(min(early, workers)):
             first = not pool.workers
-            started = _spawn_worker(argv, tasks_read, listing if first else others, go if first else None)
+            started = (
+                spawn_worker(argv, tasks_read, listing, go_end, fork_ends)
+                if first
+                else spawn_worker(argv, tasks_read, others)
+            )
             if started is not None:
                 pool.workers.append(started)
     except BaseException:
         os.close(tasks_read)
-        pool.go()
+        close_all(given)
         raise
-    finally:
-        if go is not None:
-            os.close(go)
+    close_all(theirs)
+    ours = ([go[1]] if go is not None else []) + [read for read, _ in forks]
     if not pool.workers:
         os.close(tasks_read)
-        pool.go()
+        close_all(ours)
         return None
+    if go is not None:
+        pool._go = go[1]
+    pool.forks = [read for read, _ in forks]
     if workers > early:
         pool._later = (argv, tasks_read, others, workers - early)
     else:
         os.close(tasks_read)
     return pool
-
-
-def _write_tokens(fd: int, count: int, exact: bool) -> int:
-    """Write task numbers 0 to `count` - 1 to the tasks' pipe, before any
-    worker reads it; how many were written (0 if not all and `exact`).
-    Blocks of `PIPE_BUF` bytes at most, each written whole or not at all."""
-    tokens = array("I", range(count))
-    if sys.byteorder != "little":  # pragma: no cover - the workers read little-endian
-        tokens.byteswap()
-    data = memoryview(tokens.tobytes())
-    _grow(fd, len(data))
-    step = (select.PIPE_BUF // _TOKEN) * _TOKEN
-    written = 0
-    try:
-        os.set_blocking(fd, False)
-        while written < len(data):
-            written += os.write(fd, data[written : written + step])
-    except OSError:  # full (a pipe smaller than asked for), or broken
-        pass
-    if written < len(data) and exact:
-        return 0
-    return written // _TOKEN
-
-
-def _grow(fd: int, size: int) -> None:
-    """Make a pipe hold `size` bytes, if the system lets it (Linux)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        return
-    setting = getattr(fcntl, "F_SETPIPE_SZ", None)
-    if setting is not None and size > 0:
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(fd, setting, size)
-
-
-def _spawn_worker(
-    argv: list[str], tasks: int, listing: bytes, go: int | None = None
-) -> tuple[int, int] | None:
-    """A worker: the files and chunks on its standard input (then closed), the
-    tasks' pipe as fd 3 (and `go` as `GO_FD`, if given), its answers on its
-    standard output; nothing else of this process (the terminal least of all)."""
-    try:
-        list_read, list_write = os.pipe()
-    except OSError:
-        return None
-    try:
-        answers_read, answers_write = os.pipe()
-    except OSError:
-        os.close(list_read)
-        os.close(list_write)
-        return None
-    _grow(list_write, len(listing))
-    _grow(answers_write, PIPE_BYTES)
-    try:
-        pid = os.posix_spawn(
-            argv[0],
-            argv,
-            os.environ,
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, list_read, 0),
-                (os.POSIX_SPAWN_DUP2, answers_write, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                (os.POSIX_SPAWN_DUP2, tasks, TASKS_FD),
-                *([(os.POSIX_SPAWN_DUP2, go, GO_FD)] if go is not None else []),
-            ],
-        )
-    except OSError:
-        pid = None
-    os.close(list_read)
-    os.close(answers_write)
-    if pid is None:
-        os.close(list_write)
-        os.close(answers_read)
-        return None
-    try:
-        view = memoryview(listing)
-        while view:  # all at once if the pipe holds it, else as the worker reads it
-            view = view[os.write(list_write, view) :]
-    except OSError:
-        pass  # the worker is gone: `collect` finds no answers and leaves its files
-    finally:
-        os.close(list_write)
-    return pid, answers_read
-
-
-def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
-    """A pool worker's life (`python -m tui.load.workers --pool`): its files
-    and chunks from standard input, then tasks until there are none, each
-    answered on standard output."""
-    from tui.load.journal import Journal, parse_files
-    from tui.load.pool_files import listed, walked
-    from tui.load.pool_wait import read_from_disk, wait_if_cold
-
-    spec = marshal.loads(sys.stdin.buffer.read())
-    take = walked(*spec[1:4]) if spec[0] == "walk" else listed(*spec[1:])
-    journal = Journal(cache_path, version_key) if cache_path is not None else None
-    out = sys.stdout.fileno()
-
-    def answer(chunk: int, names: list[str]) -> None:
-        data = marshal.dumps((chunk, parse_files(names, journal)))
-        view = memoryview(len(data).to_bytes(8, "little") + data)
-        while view:
-            view = view[os.write(out, view) :]
-
-    if spec[0] == "walk" and spec[4]:
-        go_wait = spec[5]  # None: no `GO_FD` here
-        cold = go_wait is not None and read_from_disk(spec[4])  # the parse then reads them from memory
-        answer(FIRST, spec[4])  # the first frame's files, before any task
-        if go_wait is not None:
-            wait_if_cold(cold, go_wait)  # they were on the disk alone: the reader reads its modules
-    while len(token := os.read(tasks, _TOKEN)) == _TOKEN:
-        chunk = int.from_bytes(token, "little")
-        names = take(chunk)
-        if not names:
-            break  # past the end of the walk: so are the tasks still in the pipe
-        answer(chunk, names)
 
 
 async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None]) -> list[Path]:
@@ -417,7 +336,9 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
     answered: set[int] = set()
     taken: set[str] = set()  # walking workers: the files answered
 
-    async def read(pipe: BinaryIO) -> None:
+    forked: dict[int, int] = {}  # a fork's pipe (its place in `pipes`) -> its pid, until the pipe ends
+
+    async def read(pipe: BinaryIO, n: int) -> None:
         stream = asyncio.StreamReader(limit=1 << 24)
         transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), pipe)
         try:
@@ -425,8 +346,12 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                 try:
                     head = await stream.readexactly(8)
                 except asyncio.IncompleteReadError:
+                    forked.pop(n, None)
                     return  # the worker is done (or died between two answers)
                 chunk, answer = marshal.loads(await stream.readexactly(int.from_bytes(head, "little")))
+                if chunk == FORKED and n >= len(workers) and n not in forked and type(answer) is int:
+                    forked[n] = answer  # a fork of the first worker, not the reader's child
+                    continue
                 if chunk == FIRST and pool.first:  # the first frame's, not taken by `first_answer`
                     files, pool.first = pool.first, []
                     if not _answers(answer, len(files)):
@@ -450,12 +375,16 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
             transport.close()
 
     workers, pool.workers = pool.workers, []
-    pipes = [open(fd, "rb", buffering=0) for _, fd in workers]  # noqa: SIM115  # closed below
+    forks, pool.forks = pool.forks, []
+    pipes = [open(fd, "rb", buffering=0) for fd in [fd for _, fd in workers] + forks]  # noqa: SIM115  # closed below
     try:
-        await asyncio.gather(*(read(pipe) for pipe in pipes))
+        await asyncio.gather(*(read(pipe, n) for n, pipe in enumerate(pipes)))
     finally:
         for pipe in pipes:
             pipe.close()  # if its transport has not: a worker blocked on a full pipe then ends too
+        for pid in forked.values():  # still answering (cancelled), or wrote nonsense
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)  # the first worker reaps it
         for pid, _ in workers:
             _end(pid)
     if pool.roots is not None:

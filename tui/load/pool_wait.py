@@ -8,8 +8,8 @@ app's (bench/README.md). So the first worker parses the first frame's files
 (the reader waits for them), and then, if reading them took the disk
 (`getrusage`'s `ru_inblock`: blocks read from a device, not from the page
 cache), waits until the reader has drawn, or is gone, before it reads more:
-the reader closes the write end of a pipe (`GO_FD` in the worker) once it has
-drawn (`tui.load.pool.Pool.go`). With the files in the page cache, nothing
+the reader writes a word to a pipe (`GO_FD` in the worker) once it has
+drawn, and closes it (`tui.load.pool.Pool.go`). With the files in the page cache, nothing
 was read from the disk and the worker goes on at once: its parse then runs
 on the other core while the reader starts.
 """
@@ -26,27 +26,28 @@ GO_WAIT_S = 5.0
 """At most this long, whatever the reader does."""
 
 
-def pipe_above(floor: int) -> tuple[int, int] | None:
-    """A pipe (read end, write end) whose read end is above `floor`, so that a
-    spawn's `dup2` onto `floor` (or below) neither overwrites it nor is a
-    `dup2` onto itself, which would leave it closed at the exec; None if
-    none can be made."""
+def pipe_above(floor: int, write_end: bool = False) -> tuple[int, int] | None:
+    """A pipe (read end, write end) whose read end (or write end) is above
+    `floor`, so that a spawn's `dup2` onto `floor` (or below) neither
+    overwrites it nor is a `dup2` onto itself, which would leave it closed at
+    the exec; None if none can be made."""
     try:
-        read, write = os.pipe()
+        ends = list(os.pipe())
     except OSError:
         return None
-    if read > floor:
-        return read, write
-    import fcntl
+    side = 1 if write_end else 0
+    if ends[side] <= floor:
+        import fcntl
 
-    try:
-        moved = fcntl.fcntl(read, fcntl.F_DUPFD_CLOEXEC, floor + 1)
-    except OSError:
-        os.close(write)
-        return None
-    finally:
-        os.close(read)
-    return moved, write
+        try:
+            moved = fcntl.fcntl(ends[side], fcntl.F_DUPFD_CLOEXEC, floor + 1)
+        except OSError:
+            os.close(ends[1 - side])
+            return None
+        finally:
+            os.close(ends[side])
+        ends[side] = moved
+    return ends[0], ends[1]
 
 
 def go_pipe() -> tuple[int, int] | None:
@@ -82,9 +83,10 @@ def read_from_disk(names: list[str]) -> bool:
     return disk_reads() > before
 
 
-def wait_if_cold(cold: bool, wait_s: float = GO_WAIT_S, go_fd: int = GO_FD) -> bool:
-    """If `cold` (`read_from_disk`), wait for `go_fd` to end, at most `wait_s`
-    seconds; close it either way. Whether it waited."""
+def wait_if_cold(cold: bool, wait_s: float = GO_WAIT_S, go_fd: int = GO_FD, close: bool = True) -> bool:
+    """If `cold` (`read_from_disk`), wait for `go_fd`'s word or end, at most
+    `wait_s` seconds; close it either way (unless not `close`: the worker
+    that forks the others reads the word, `tui.load.pool_worker`). Whether it waited."""
     try:
         if not cold or wait_s <= 0:
             return False
@@ -93,5 +95,6 @@ def wait_if_cold(cold: bool, wait_s: float = GO_WAIT_S, go_fd: int = GO_FD) -> b
     except (OSError, ValueError):
         return False
     finally:
-        with contextlib.suppress(OSError):
-            os.close(go_fd)
+        if close:
+            with contextlib.suppress(OSError):
+                os.close(go_fd)

@@ -27,7 +27,8 @@ def main(argv: list[str]) -> None:
 
     gc.disable()  # a short-lived process building many objects: collections only cost time
     if argv[:1] == ["--pool"]:
-        from tui.load.pool import TASKS_FD, work
+        from tui.load.pool_spawn import TASKS_FD
+        from tui.load.pool_worker import work
 
         work(TASKS_FD, Path(argv[1]) if len(argv) == 3 else None, argv[2] if len(argv) == 3 else "")
         return

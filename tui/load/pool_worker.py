@@ -1,0 +1,146 @@
+"""A pool worker's life (`python -m tui.load.workers --pool`, see `tui.load.pool`):
+its files from standard input, then tasks until there are none, each answered
+on standard output; and, for the first of the walking workers, the workers it
+forks once the reader has drawn (`tui.load.pool.FORK_FD`).
+
+A fork, not a fresh interpreter: the second worker is needed only once the
+reader has drawn its first frame (until then the reader needs the other core),
+and by then the first worker has its interpreter, its imports (~65 ms of CPU
+for a fresh one, bench/README.md) and its walk so far: the fork takes tasks at
+once. It shares nothing that two writers would spoil: a journal of its own
+(named after its pid), its own answers' pipe, the tasks' pipe (each read of a
+task number is atomic). Its first frame is its pid (`FORKED`), so the reader
+can end it with the load; the first worker reaps it before its own end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import select
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui.load.pool import FIRST, FORKED
+from tui.load.pool_spawn import FORK_FD, TOKEN
+
+
+class _Answers:
+    """Where a worker's answers go: its standard output, and its journal."""
+
+    def __init__(self, cache_path: Path | None, version_key: str) -> None:
+        from tui.load.journal import Journal
+
+        self.cache_path, self.version_key = cache_path, version_key
+        self.journal = Journal(cache_path, version_key) if cache_path is not None else None
+        self.out = sys.stdout.fileno()
+
+    def answer(self, chunk: int, names: list[str]) -> None:
+        from tui.load.journal import parse_files
+
+        self.frame(chunk, parse_files(names, self.journal))
+
+    def frame(self, chunk: int, answer: Any) -> None:
+        data = marshal.dumps((chunk, answer))
+        view = memoryview(len(data).to_bytes(8, "little") + data)
+        while view:
+            view = view[os.write(self.out, view) :]
+
+    def forked(self) -> None:
+        """In a fork: a journal of its own (the parent's stays the parent's),
+        and its pid first on its answers' pipe."""
+        if self.journal is not None:
+            self.journal.close()  # this process's copy of the parent's descriptor
+            self.journal = type(self.journal)(self.journal.cache_path, self.journal.version_key)
+        self.frame(FORKED, os.getpid())
+
+
+def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
+    from tui.load.pool_files import listed, walked
+    from tui.load.pool_wait import GO_FD, read_from_disk, wait_if_cold
+
+    spec = marshal.loads(sys.stdin.buffer.read())
+    walking = spec[0] == "walk"
+    take = walked(*spec[1:4]) if walking else listed(*spec[1:])
+    forks = spec[6] if walking and len(spec) > 6 else 0  # answers' pipes at `FORK_FD` onwards
+    go_wait = spec[5] if walking else None  # None: no `GO_FD` here
+    out = _Answers(cache_path, version_key)
+    if walking and spec[4]:
+        cold = go_wait is not None and read_from_disk(spec[4])  # the parse then reads them from memory
+        out.answer(FIRST, spec[4])  # the first frame's files, before any task
+        if go_wait is not None:  # they were on the disk alone: the reader reads its modules
+            wait_if_cold(cold, go_wait, close=not forks)
+    watching = go_wait is not None and forks > 0  # for the reader's word to fork (`Pool.go`)
+    kids: list[int] = []
+    try:
+        while True:
+            if watching and _readable(GO_FD):
+                watching = False
+                if fork_workers(forks, _went(GO_FD), kids):
+                    out.forked()  # this is a fork: on with the tasks, as the others
+            if len(token := os.read(tasks, TOKEN)) != TOKEN:
+                break
+            chunk = int.from_bytes(token, "little")
+            names = take(chunk)
+            if not names:
+                break  # past the end of the walk: so are the tasks still in the pipe
+            out.answer(chunk, names)
+    finally:
+        if watching:  # no word came: no forks
+            with contextlib.suppress(OSError):
+                os.close(GO_FD)
+            fork_workers(forks, False, kids)
+        for kid in kids:  # reaped here: they are not the reader's children
+            with contextlib.suppress(ChildProcessError, InterruptedError):
+                os.waitpid(kid, 0)
+
+
+def _readable(fd: int) -> bool:
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True  # gone: read as the end of the pipe
+
+
+def _went(fd: int) -> bool:
+    """The reader's word on `GO_FD`: True for "go" (it has drawn), False for
+    the pipe's end with no word (the load was stopped, or the reader is gone)."""
+    try:
+        return os.read(fd, 1) == b"g"
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def fork_workers(count: int, go: bool, kids: list[int]) -> bool:
+    """Fork `count` workers if `go` (their pids into `kids`); True in a fork,
+    whose standard output is then its answers' pipe. Every `FORK_FD` is closed
+    in this process, so that the reader sees the end of a pipe whose fork
+    never ran, or has ended."""
+    fds = range(FORK_FD, FORK_FD + count)
+    for n in fds if go else ():
+        try:
+            pid = os.fork()
+        except OSError:
+            continue  # one worker fewer: the others take its tasks
+        if pid == 0:
+            kids.clear()  # the parent's: not this process's to reap
+            try:
+                os.dup2(n, 1)
+                _close(fds)
+            except BaseException:
+                os._exit(1)
+            return True
+        kids.append(pid)
+    _close(fds)
+    return False
+
+
+def _close(fds: range) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
