@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import accumulate, chain, repeat
 from operator import attrgetter, itemgetter
 from pathlib import Path
@@ -163,10 +163,12 @@ class ReviewTable:
         files: Mapping[Path, Sequence[Review]],
         problems: Mapping[Path, Sequence[Problem]] | None = None,
         stale: Collection[Path] = (),
+        body_of: Callable[[Review], BodySource] = _body_source,
     ) -> ReviewTable:
         """The table of a library's files, as `Library._index` orders them: files
         in path order, a key's first review kept (the others listed as
-        duplicates), then deep-read first, file order within a verdict."""
+        duplicates), then deep-read first, file order within a verdict.
+        `body_of`: each row's body, if not the review's own `body_source`."""
         paths = sorted(files, key=_parts)
         kept, kept_file, kept_keys, duplicates = _first_of_each_key(files, paths)
         verdicts = (*VERDICTS, *sorted(set(map(_verdict, kept)) - set(VERDICTS)))
@@ -222,7 +224,7 @@ class ReviewTable:
             problems=tuple(chain.from_iterable((problems or {}).values())),
             duplicates=tuple(duplicates),
         )
-        return cls(columns, list(map(_body_source, reviews)), paths)
+        return cls(columns, list(map(body_of, reviews)), paths)
 
     # -- one row ---------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from tui.core.model import FileUpdate
 from tui.load.cache_format import (
     OpenFile,
+    Placed,
     Source,
     Stamp,
     decode_entry,
@@ -246,16 +247,18 @@ class ParseCache:
             if self._fresh.pop(str(path), None) is not None or held:
                 self.dirty = True
 
-    def save(self) -> None:
+    def save(self) -> Placed | None:
         """Write the entries used or added since `load` into the main file,
         atomically, then remove the journals it folded in. Errors are ignored:
         a cache that cannot be written only costs the next start-up time.
+        Where each file's bodies went, if it wrote the main file (the reviews'
+        bodies still point into the files they were read from).
 
         One save at a time (the App saves from a thread, and Textual cannot stop
         a thread worker that a newer one replaces): on a slow disk, saves that
         overlapped would each hold the cache's bodies."""
         with self._saving:
-            self._save()
+            return self._save()
 
     def _take_held(self) -> None:
         """The held files' entries, decoded from the main file's index (read
@@ -280,35 +283,40 @@ class ParseCache:
                 self._fresh.setdefault(name, entry)
         self._held = {}
 
-    def _save(self) -> None:
+    def _save(self) -> Placed | None:
         if self.path is None:
-            return
+            return None
         # A save killed half way (SIGTERM, kill -9) leaves a temp file as big as
         # the cache; this one runs after every start's load, dirty or not.
         remove_stale_temps(self.path)
         if self._held and not self.dirty:
-            return  # a start from the saved table, nothing parsed since: the main file is the library's
+            return None  # a start from the saved table, nothing parsed since: the main file is the library's
         self._take_held()
         if set(self._fresh) != self._on_disk or self._journals or self._misplaced:
             self.dirty = True
         if not self.dirty:
-            return
+            return None
         fresh = self._fresh
         firsts = dict.fromkeys(self._first)
         first = [(name, fresh[name]) for name in firsts if name in fresh]
         entries = first + [(name, entry) for name, entry in fresh.items() if name not in firsts]
         saved: set[str] = set()
+        placed = Placed()
         folded = list(self._journals)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Record by record: a save holds one record's blocks at a time, not
             # all of them.
-            write_atomic(self.path, saved_records(entries, self.version_key, saved, first=len(first)))
+            write_atomic(self.path, saved_records(entries, self.version_key, saved, len(first), placed))
         except OSError:
-            return
+            return None
+        # Opened under the lock: no other save can have replaced it yet.
+        opened = open_regular(self.path)
+        placed.file = OpenFile(opened[0]) if opened is not None else None
         self._on_disk = saved
         self.dirty = self._misplaced = False
         for name in folded:  # in the main file now; reviews still read from the open files
             with contextlib.suppress(OSError):
                 os.unlink(name)
         self._journals = {}
+        return placed

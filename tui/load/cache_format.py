@@ -32,7 +32,7 @@ import marshal
 import os
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from operator import itemgetter
 from pathlib import Path
 
@@ -273,16 +273,22 @@ def open_regular(path: Path) -> tuple[int, int] | None:
 
 
 def saved_records(
-    entries: list[tuple[str, tuple]], version_key: str, saved: set[str], first: int = 0
+    entries: list[tuple[str, tuple]],
+    version_key: str,
+    saved: set[str],
+    first: int = 0,
+    placed: Placed | None = None,
 ) -> Iterator[bytes]:
     """The main file, a record at a time, each of about `RECORD_BYTES` of
     compressed blocks, the first `first` entries in a record of their own (the
     first frame's: a start reads its index alone before drawing); the names of
-    the files saved are added to `saved`. Each entry is (stamp, reviews,
-    problems)."""
+    the files saved are added to `saved`, and where their bodies went to
+    `placed` (if given). Each entry is (stamp, reviews, problems)."""
     index: dict[str, tuple] = {}
     blocks: list[bytes] = []
     offset = 0
+    written = 0  # the file's bytes yielded so far
+    record: list[tuple[str, list[Review], int, int, list[tuple[int, int]]]] = []  # for `placed`
     for n, (name, (current, reviews, problems)) in enumerate(entries, 1):
         made = _one_block(reviews)
         if made is None:
@@ -307,16 +313,50 @@ def saved_records(
             for r, (s, e) in zip(reviews, starts, strict=True)
         )
         index[name] = (current, packed, problems)
+        if placed is not None:
+            record.append((name, reviews, offset, length, starts))
         blocks.append(block)
         offset += length
         if offset >= RECORD_BYTES or n >= first > 0:
             first = 0
-            yield from _record(index, blocks, offset, version_key)
+            written = yield from _yield_record(index, blocks, offset, version_key, written, record, placed)
             saved.update(index)
-            index, blocks, offset = {}, [], 0
+            index, blocks, offset, record = {}, [], 0, []
     if index or not saved:
-        yield from _record(index, blocks, offset, version_key)
+        yield from _yield_record(index, blocks, offset, version_key, written, record, placed)
         saved.update(index)
+
+
+class Placed:
+    """Where a save put each file's bodies in the main file it wrote: the
+    records' `bodies_at`, and by name (the reviews saved, their record, their
+    block's offset and length, each body's slice of it inflated). A table of
+    those very reviews can point into that file (`tui.load.table_file`)."""
+
+    def __init__(self) -> None:
+        self.file: OpenFile | None = None  # that file, opened once written (`ParseCache.save`)
+        self.records: list[int] = []
+        self.files: dict[str, tuple[list[Review], int, int, int, list[tuple[int, int]]]] = {}
+
+
+def _yield_record(
+    index: dict,
+    blocks: list[bytes],
+    length: int,
+    version_key: str,
+    written: int,
+    record: list[tuple[str, list[Review], int, int, list[tuple[int, int]]]],
+    placed: Placed | None,
+) -> Generator[bytes, None, int]:
+    """Yield one record's bytes; return the file's length after it."""
+    parts = _record(index, blocks, length, version_key)
+    if placed is not None:
+        r = len(placed.records)
+        placed.records.append(written + len(parts[0]) + len(parts[1]))  # its bodies_at
+        for name, reviews, offset, size, starts in record:
+            placed.files[name] = (reviews, r, offset, size, starts)
+    yield from parts
+    return written + sum(map(len, parts))
 
 
 def _record(index: dict, blocks: list[bytes], length: int, version_key: str) -> list[bytes]:

@@ -101,21 +101,7 @@ def spawn_worker(
         return None
     _grow(list_write, len(listing))
     _grow(answers_write, PIPE_BYTES)
-    try:
-        pid = os.posix_spawn(
-            argv[0],
-            argv,
-            os.environ,
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, list_read, 0),
-                (os.POSIX_SPAWN_DUP2, answers_write, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                (os.POSIX_SPAWN_DUP2, tasks, TASKS_FD),
-                *[(os.POSIX_SPAWN_DUP2, fd, target) for fd, target in given],
-            ],
-        )
-    except OSError:
-        pid = None
+    pid = spawn_quiet(argv, list_read, answers_write, [(tasks, TASKS_FD), *given])
     os.close(list_read)
     os.close(answers_write)
     if pid is None:
@@ -131,3 +117,29 @@ def spawn_worker(
     finally:
         os.close(list_write)
     return pid, answers_read
+
+
+def spawn_quiet(argv: list[str], stdin: int | None, stdout: int, given: list[tuple[int, int]]) -> int | None:
+    """Spawn `argv` (a fresh Python of ours: a parse worker, the table's
+    checker) with `stdin` (the null device if None) and `stdout` as its
+    standard input and output, its standard error on the null device (never
+    the reader's terminal), and each (fd, target) of `given` as `target`; its
+    pid, or None if it could not be started."""
+    if stdin is None:
+        into: tuple = (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)
+    else:
+        into = (os.POSIX_SPAWN_DUP2, stdin, 0)
+    try:
+        return os.posix_spawn(
+            argv[0],
+            argv,
+            os.environ,
+            file_actions=[
+                into,
+                (os.POSIX_SPAWN_DUP2, stdout, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                *[(os.POSIX_SPAWN_DUP2, fd, target) for fd, target in given],
+            ],
+        )
+    except OSError:
+        return None

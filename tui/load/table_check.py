@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from tui.load.cache_format import open_regular
 from tui.load.pool import WORKER_PYTHON
+from tui.load.pool_spawn import spawn_quiet
 
 if TYPE_CHECKING:
     from tui.load.table_file import SavedTable
@@ -109,20 +110,7 @@ def start_check(cache_path: Path, version_key: str, roots: Sequence[Path]) -> Ta
         os.close(fd)
         return None
     argv = [*WORKER_PYTHON, "-m", "tui.load.table_check", str(cache_path), version_key, *map(str, roots)]
-    try:
-        pid = os.posix_spawn(
-            argv[0],
-            argv,
-            os.environ,
-            file_actions=[
-                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                (os.POSIX_SPAWN_DUP2, write_end, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-                (os.POSIX_SPAWN_DUP2, fd, TABLE_FD),
-            ],
-        )
-    except OSError:
-        pid = None
+    pid = spawn_quiet(argv, None, write_end, [(fd, TABLE_FD)])
     os.close(write_end)
     if pid is None:
         os.close(read_end)

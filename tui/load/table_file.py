@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import mmap
+import operator
 import os
 import sys
 import zlib
@@ -35,7 +36,7 @@ from pathlib import Path
 from tui.core.model import VERDICTS, Location, Problem, Review
 from tui.core.table import Columns, ReviewTable, small_ints
 from tui.load.cache import ParseCache
-from tui.load.cache_format import CachedBody, OpenFile, Source, open_regular
+from tui.load.cache_format import CachedBody, OpenFile, Placed, Source, open_regular
 from tui.load.discover import walk_names
 from tui.store.atomic import write_atomic
 
@@ -96,14 +97,26 @@ def save_library_table(
     problems: Mapping[Path, Sequence[Problem]],
     cache: ParseCache,
     roots: Sequence[Path],
+    placed: Placed | None = None,
 ) -> bool:
     """`save_table` for a library's files, made into a table (~0.5 s at
     100,000 reviews) only when it can be saved: every body in the cache's
     main file as it is now (a warm load's, and no save has replaced that
     file since), with no review skipped as a duplicate (a start does not
-    read such a table: `tui.core.table_library.readable`)."""
+    read such a table: `tui.core.table_library.readable`).
+
+    `placed`: what the cache's save that just wrote the main file answered.
+    The reviews' bodies point into the files they were read from, not that
+    one; every file's reviews must be the very ones that save wrote, and the
+    table's bodies point where it put them."""
     if cache.path is None:
         return False
+    if placed is not None:
+        body_of = _placed_bodies(files, placed)
+        if body_of is None:
+            return False
+        table = ReviewTable.from_reviews(files, problems, body_of=body_of)
+        return not table.duplicates and save_table(table, cache, roots)
     try:
         main = _identity(os.stat(cache.path))
     except OSError:
@@ -121,6 +134,32 @@ def save_library_table(
                 files_checked.add(id(file))
     table = ReviewTable.from_reviews(files, problems)
     return not table.duplicates and save_table(table, cache, roots)
+
+
+def _placed_bodies(
+    files: Mapping[Path, Sequence[Review]], placed: Placed
+) -> Callable[[Review], CachedBody] | None:
+    """Each review's body where the save of `placed` wrote it, by review; None
+    unless that save wrote every file's reviews, these very ones."""
+    file = placed.file
+    if file is None:
+        return None
+    sources = [Source(file, bodies_at, True) for bodies_at in placed.records]
+    bodies: dict[int, CachedBody] = {}
+    saved = placed.files
+    for path, reviews in files.items():
+        if not reviews:
+            continue  # no body to point at
+        entry = saved.get(str(path))
+        if entry is None:
+            return None  # not saved (a body that could not be read), or not through this cache
+        written, record, offset, length, starts = entry
+        if len(written) != len(reviews) or not all(map(operator.is_, written, reviews)):
+            return None  # parsed again since the snapshot, or another library's
+        source = sources[record]
+        for review, (start, end) in zip(reviews, starts, strict=True):
+            bodies[id(review)] = _new(CachedBody, (source, offset, length, start, end, review.location))
+    return lambda review: bodies[id(review)]
 
 
 def _columns_to_save(table: ReviewTable, cache: ParseCache) -> tuple[dict, list[bytes]] | None:

@@ -196,11 +196,11 @@ class Loads:
         roots = list(self.paths)
 
         def save() -> None:
-            self.cache.save()
+            placed = self.cache.save()  # if it wrote the main file, the table points where it put the bodies
             if snapshot is not None:
                 from tui.load.table_file import save_library_table
 
-                save_library_table(*snapshot, self.cache, roots)
+                save_library_table(*snapshot, self.cache, roots, placed)
 
         self.app.run_worker(save, thread=True, group="cache", exclusive=True, exit_on_error=False)
 
