@@ -17,6 +17,7 @@ from tui.core.model import Library
 from tui.core.search import SearchIndex, terms
 from tui.core.table_library import TableLibrary
 from tui.load.cache import ParseCache
+from tui.load.cache_format import CachedBody, Placed
 from tui.load.first_frame import first_library, first_part, from_cache, parse_now
 from tui.load.library import load_library
 from tui.load.parse import load_file
@@ -27,7 +28,7 @@ BROKEN = "repo: o/r\nentries:\n  - title: [\n"
 
 def _corpus(tmp_path: Path) -> tuple[Path, list[Path]]:
     corpus = tmp_path / "corpus"
-    files = generate(corpus, 120, seed=4)
+    files = generate(corpus, 400, seed=4)  # more files than a first frame: two records
     (corpus / "zz-broken.yaml").write_text(BROKEN, encoding="utf-8")
     return corpus, files
 
@@ -37,7 +38,8 @@ def _cache(tmp_path: Path) -> ParseCache:
 
 
 def _unsaved(corpus: Path, cache: ParseCache) -> Library:
-    """`load_library` without its save: the test saves, as the reader's save thread does."""
+    """`load_library` without its save: the test saves, as the reader's save thread
+    does (the first frame's files first, in a record of their own)."""
     hits, later, missing = first_part([corpus], cache)
     more, misses = from_cache(later, cache)
     hits.update(more)
@@ -54,6 +56,11 @@ def _read_back(tmp_path: Path, corpus: Path, library: Library) -> TableLibrary:
     fields = ("summary", "url", "date", "verdict_note", "focus", "read_order", "actions", "caveats")
     for got, expected in zip(saved.reviews, library.reviews, strict=True):
         assert [getattr(got, name) for name in fields] == [getattr(expected, name) for name in fields]
+        # Read from the cache, where the table points (a body not found there
+        # would be read again from its YAML file, equal all the same).
+        body = got.body_source
+        assert isinstance(body, CachedBody) and body.source is not None
+        assert body.source.body(body.offset, body.length, body.start, body.end) == expected.blob
     body_line = SearchIndex().text(library.reviews[9]).splitlines()[-1]  # a body field's, not a list field's
     query = terms(body_line[2:8])
     expected_found = SearchIndex().select(library.reviews, query)
@@ -91,12 +98,18 @@ def test_a_warm_save_that_rewrote_the_cache_saves_the_table(tmp_path: Path) -> N
     assert any(review.title.startswith("Edited ") for review in saved.reviews)
 
 
-def test_no_table_of_reviews_that_save_did_not_write(tmp_path: Path) -> None:
+def _parsed_and_saved(tmp_path: Path) -> tuple[Path, list[Path], ParseCache, Library, Placed]:
+    """A corpus parsed through a new cache, and that cache saved: what the save answered."""
     corpus, files = _corpus(tmp_path)
     cache = _cache(tmp_path)
     library = _unsaved(corpus, cache)
     placed = cache.save()
     assert placed is not None
+    return corpus, files, cache, library, placed
+
+
+def test_no_table_of_reviews_that_save_did_not_write(tmp_path: Path) -> None:
+    corpus, files, cache, library, placed = _parsed_and_saved(tmp_path)
     path = files[2]
     path.write_text(path.read_text(encoding="utf-8").replace("title: ", "title: Later ", 1), encoding="utf-8")
     library.apply({path: load_file(path)})  # parsed again since that save
@@ -105,11 +118,7 @@ def test_no_table_of_reviews_that_save_did_not_write(tmp_path: Path) -> None:
 
 
 def test_no_table_pointing_into_a_main_file_replaced_since(tmp_path: Path) -> None:
-    corpus, files = _corpus(tmp_path)
-    cache = _cache(tmp_path)
-    library = _unsaved(corpus, cache)
-    placed = cache.save()
-    assert placed is not None
+    corpus, files, cache, library, placed = _parsed_and_saved(tmp_path)
     cache.forget([files[0]])
     assert cache.save() is not None  # another save replaced the main file
     assert not save_library_table(library.files, library.problems, cache, [corpus], placed)

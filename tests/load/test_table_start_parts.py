@@ -136,7 +136,7 @@ def test_no_table_library_from_a_table_with_duplicates(warm: Warm) -> None:
     assert not save_library_table(library.files, library.problems, cache, [warm.corpus])
 
 
-def test_a_fresh_parse_saves_no_table(tmp_path: Path) -> None:
+def test_no_table_of_a_fresh_parse_before_its_cache_is_saved(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     generate(corpus, 40)
     cache = ParseCache(tmp_path / "cache" / "parse-cache", version_key=__version__)
