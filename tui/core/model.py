@@ -238,7 +238,7 @@ class Review:
             packed = tuple(tuple((i.section, i.text, i.refs, i.id) for i in items) for items in sections)
             blob = self._blob = marshal.dumps((summary, url, date, note, *packed))
         elif not isinstance(blob, bytes):
-            blob = self._blob = blob()  # still in the parse cache's file: read it now
+            return blob()  # read from the parse cache's file, which keeps it: a saved table points there
         return blob
 
     def body_once(self) -> tuple:

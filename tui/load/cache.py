@@ -43,6 +43,7 @@ class ParseCache:
             str, tuple
         ] = {}  # name -> (stamp, reviews, problems, source): read, not yet asked for
         self._fresh: dict[str, tuple] = {}  # name -> (stamp, reviews, problems): to save
+        self._held: dict[str, Stamp] = {}  # name -> stamp: loaded from a saved table (`hold`)
         self._on_disk: set[str] = set()  # the files the main file holds: what was loaded, then saved
         self._journals: dict[
             str, OpenFile
@@ -167,6 +168,7 @@ class ParseCache:
         except (TypeError, ValueError):
             return None  # a damaged entry is a miss, not an error
         del self._raw[name]  # the reviews hold what it held
+        self._held.pop(name, None)
         self._fresh[name] = (current, update.reviews, problems)
         return update
 
@@ -208,6 +210,7 @@ class ParseCache:
                 continue
             update = decoded[path] = decode_entry(path, reviews, problems, source)
             if before is not None:
+                self._held.pop(name, None)
                 self._fresh[name] = (before, update.reviews, problems)
                 self.dirty = True
         return decoded
@@ -227,11 +230,20 @@ class ParseCache:
         """The stamp `path` had when it was last loaded (from the cache or
         parsed), or None if it was not."""
         entry = self._fresh.get(str(path))
-        return entry[0] if entry is not None else None
+        return entry[0] if entry is not None else self._held.get(str(path))
+
+    def hold(self, stamps: dict[str, Stamp]) -> None:
+        """Files loaded from the saved table (`tui.load.table_file`) with these
+        stamps, never asked for here: known as loaded (`stamp_of`), and kept by
+        the next save as the main file has them (`_take_held`), unless parsed
+        or forgotten since. Without this, a save after a start from the table
+        would write only the files the first frame asked for."""
+        self._held = dict(stamps)
 
     def forget(self, paths: Iterable[Path]) -> None:
         for path in paths:
-            if self._fresh.pop(str(path), None) is not None:
+            held = self._held.pop(str(path), None) is not None
+            if self._fresh.pop(str(path), None) is not None or held:
                 self.dirty = True
 
     def save(self) -> None:
@@ -245,12 +257,38 @@ class ParseCache:
         with self._saving:
             self._save()
 
+    def _take_held(self) -> None:
+        """The held files' entries, decoded from the main file's index (read
+        whole now), as `get` would have them: in the save's thread, as only a
+        save needs them. A file parsed or forgotten meanwhile is left as that
+        made it (the loop's `store` and `forget` drop it from `_held` first)."""
+        if not self._held:
+            return
+        self.load_rest()
+        taken: dict[str, tuple] = {}
+        for name, current in list(self._held.items()):
+            entry = self._raw.get(name)
+            if entry is None or entry[0] != current:
+                continue  # not in the main file as loaded: parsed again next time
+            _, reviews, problems, source = entry
+            try:
+                taken[name] = (current, decode_entry(Path(name), reviews, problems, source).reviews, problems)
+            except (TypeError, ValueError):
+                continue
+        for name, entry in taken.items():
+            if self._held.pop(name, None) == entry[0]:
+                self._fresh.setdefault(name, entry)
+        self._held = {}
+
     def _save(self) -> None:
         if self.path is None:
             return
         # A save killed half way (SIGTERM, kill -9) leaves a temp file as big as
         # the cache; this one runs after every start's load, dirty or not.
         remove_stale_temps(self.path)
+        if self._held and not self.dirty:
+            return  # a start from the saved table, nothing parsed since: the main file is the library's
+        self._take_held()
         if set(self._fresh) != self._on_disk or self._journals or self._misplaced:
             self.dirty = True
         if not self.dirty:

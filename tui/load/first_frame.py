@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.core.model import FileUpdate, Library, Problem, Review
 from tui.load.cache import ParseCache
@@ -27,6 +28,9 @@ from tui.load.cache_format import stamp
 from tui.load.discover import walk
 from tui.load.journal import Journal, journals, parse_files
 from tui.load.pool import WORKER_PYTHON, Pool, collect, start_walking_pool
+
+if TYPE_CHECKING:
+    from tui.load.table_check import TableCheck
 
 PROCESS_THRESHOLD = 48
 """Below this many files to parse, a thread is quicker than starting processes."""
@@ -92,6 +96,7 @@ class FirstPart:
         self.walk = walk if walk is not None else iter(())
         self.child: tuple[int, int] | None = None  # (pid, the read end of its pipe)
         self.pool: Pool | None = None  # workers parsing the other files, on a start with no cache
+        self.table_check: TableCheck | None = None  # the saved table, checked in a child meanwhile
         self._shown_problems = 0
 
     def shown(self) -> tuple[dict[Path, FileUpdate | None], list[Problem]]:
@@ -172,6 +177,10 @@ def plan_first_part(paths: list[Path], cache: ParseCache, *, fork: bool = False)
             first.pool = start_walking_pool(paths, parse, cache.path, cache.version_key)
     if fork and parse and first.pool is None and hasattr(os, "fork"):
         first.child = _fork_parser(parse, cache.journal())
+    elif fork and known and cache.path is not None:  # every first file cached: the saved table may hold
+        from tui.load.table_check import start_check
+
+        first.table_check = start_check(cache.path, cache.version_key, paths)
     return first
 
 
@@ -305,6 +314,9 @@ def _collector_off() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
+
+
+collector_off = _collector_off
 
 
 def _from_cache(paths: list[Path], cache: ParseCache) -> tuple[dict[Path, FileUpdate], list[Path]]:

@@ -7,7 +7,9 @@ is run in the App's workers and what is read is handed to the reader's screen.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,13 +18,21 @@ from tui.core.model import Library
 from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.discover import split_roots
-from tui.load.first_frame import FirstPart, first_library, from_cache, parse_in_background, plan_first_part
+from tui.load.first_frame import (
+    FirstPart,
+    collector_off,
+    first_library,
+    from_cache,
+    parse_in_background,
+    plan_first_part,
+)
 from tui.ui import async_work
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
 
+    from tui.core.table_library import TableLibrary
     from tui.ui.reader import ReaderScreen
 
 CACHE_SAVE_QUIET_S = 5.0
@@ -30,6 +40,11 @@ CACHE_SAVE_QUIET_S = 5.0
 this long: a save writes the whole cache, and files edited one after another
 (an editor's saves, a checkout) would write it again and again. Quitting
 before then costs the next start a parse of those files."""
+INDEX_SLICE_S = 0.004
+"""Making a saved table's `Review` index after the loaded frame: the longest
+stretch before the loop is let go (a key pressed meanwhile waits this at most)."""
+INDEX_PAUSE_S = 0.001
+"""...and how long it is let go: a key's messages pass, and the frame after them."""
 
 
 class Loads:
@@ -60,6 +75,7 @@ class Loads:
         self._pending: set[Path] = set()
         self._applying = False
         self._cache_save: Timer | None = None  # the save after reloads, waiting for quiet
+        self._table_due = False  # the next save writes the library's table too
 
     def first_library(self) -> Library:
         """The files the first frame shows, read now (or finished, if the command
@@ -81,7 +97,12 @@ class Loads:
         first, self._first = self._first, None
         reader = self.reader
         pool = first.pool if first is not None else None  # parsing since the command line
+        table = self._saved_table(first) if first is not None and pool is None else None
         try:
+            if table is not None:  # every file as it was saved: no `Review` made for the loaded frame
+                reader.from_table(table)
+                return
+            self._table_due = self.cache.path is not None  # a warm load's table, for the next start
             # The folders' other files, with the rest of the cache's index.
             rest, problems = first.rest() if first is not None else ([], [])
             cached, misses = from_cache(rest, self.cache)
@@ -101,7 +122,12 @@ class Loads:
         finally:
             if pool is not None:
                 pool.stop()  # nothing left for it (or cancelled): its workers end now
-            runtime.loaded()  # `tui.cli.run` starts with the collector off
+            if table is None:
+                runtime.loaded()  # `tui.cli.run` starts with the collector off
+        self._after_load()
+
+    def _after_load(self) -> None:
+        reader = self.reader
         # After the frame that shows the load: the save's thread (~0.7 s of CPU at
         # 10,000 files) would share the GIL with that frame's rendering.
         self.app.call_after_refresh(self.save_cache)
@@ -115,14 +141,76 @@ class Loads:
         if self.watching:
             self.app.call_after_refresh(self.watch_entries)
 
+    def _saved_table(self, first: FirstPart) -> TableLibrary | None:
+        """The library as the parse cache's saved table has it, if every file
+        is still as it was then (`SavedTable.still_valid`); else None."""
+        from tui.core.table_library import TableLibrary, readable
+        from tui.load.table_file import read_saved
+
+        cache = self.cache
+        check, first.table_check = first.table_check, None
+        if cache.path is None or first.parse:
+            if check is not None:
+                check.close()
+            return None  # a file of the first frame's was not in the cache: something changed
+        if check is not None:  # checked in a child while Textual was imported (the command line's)
+            saved = check.saved()
+        else:
+            saved = read_saved(cache.path, cache.version_key)
+            if saved is not None and not saved.still_valid(self.paths):
+                saved = None
+        table = saved.table() if saved is not None else None
+        if saved is None or table is None or not readable(table):
+            return None
+        stamps = saved.stamps
+        cache.hold({name: (stamps[2 * f], stamps[2 * f + 1]) for f, name in enumerate(table.columns.files)})
+        library = TableLibrary(table)
+        self.app.call_after_refresh(self._index_table, library)  # after the loaded frame
+        return library
+
+    def _index_table(self, library: TableLibrary) -> None:
+        async_work.start(self.app, partial(self._make_index, library), "index", exclusive=True)
+
+    async def _make_index(self, library: TableLibrary) -> None:
+        """The table's `Review` index, a slice at a time (a key pressed meanwhile
+        waits one slice at most), then what a load does once it is in."""
+        steps = library.steps()
+        while library.pending is not None and self.reader.library is library:
+            started = time.perf_counter()
+            with collector_off():
+                for _ in steps:
+                    if time.perf_counter() - started > INDEX_SLICE_S:
+                        break
+            await asyncio.sleep(INDEX_PAUSE_S)
+        runtime.loaded()
+        if self.reader.library is library:
+            self.reader.indexed()
+        self._after_load()
+
     def save_cache(self) -> None:
-        self.app.run_worker(self.cache.save, thread=True, group="cache", exclusive=True, exit_on_error=False)
+        """The parse cache, in a thread; after a warm load (not the saved
+        table's), the library's table too, for the next start."""
+        library, due, self._table_due = self.reader.library, self._table_due, False
+        due = due and not library.stale and not library.duplicates  # what a start reads from a table
+        snapshot = (dict(library.files), dict(library.problems)) if due else None
+        roots = list(self.paths)
+
+        def save() -> None:
+            self.cache.save()
+            if snapshot is not None:
+                from tui.load.table_file import save_library_table
+
+                save_library_table(*snapshot, self.cache, roots)
+
+        self.app.run_worker(save, thread=True, group="cache", exclusive=True, exit_on_error=False)
 
     def stop(self) -> None:
         self._stop_watch.set()
         first, self._first = self._first, None
         if first is not None and first.pool is not None:
             first.pool.stop()  # the load never started: its parse workers end with the reader
+        if first is not None and first.table_check is not None:
+            first.table_check.close()
 
     # -- hot reload --------------------------------------------------------------
 

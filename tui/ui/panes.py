@@ -7,7 +7,7 @@ mark keys (`tui.ui.mark_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from textual.content import Content
 from textual.reactive import reactive
@@ -27,6 +27,8 @@ from tui.core.marks import changes, checked_items
 from tui.core.model import ALL_TAG, UNREAD_TAG, Library, Review
 from tui.core.order import LibraryRanks
 from tui.core.search import SearchIndex
+from tui.core.table import ReviewTable
+from tui.core.table_library import TableLibrary
 from tui.core.views import View, unmuted
 from tui.i18n import words
 from tui.store.saver import StateSaver
@@ -34,6 +36,7 @@ from tui.store.state import ReadState
 from tui.ui import presenting
 from tui.ui.screens.base import MainScreen
 from tui.ui.sidebar import SidebarCounts
+from tui.ui.table_rows import TableRows
 from tui.ui.widgets.filter_bar import FilterBar, SearchState
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -66,6 +69,7 @@ class ReaderPanes(MainScreen):
         self.mute: frozenset[str] = frozenset()
         self.read_on_open: frozenset[str] = frozenset()
         self.sidebar = SidebarCounts()
+        self.table_rows = TableRows()  # the counts and the list while a table's index is made
         self.search_turn = 0  # the search box's changes so far: see tui.ui.search_keys
         self.search_prepared: bool | None = None  # texts made ahead: None until the load ends
         self._unmuted_list: tuple[list[Review], frozenset[str], list[Review]] | None = None
@@ -102,8 +106,15 @@ class ReaderPanes(MainScreen):
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor. `found`: the first matches of a search
         still running (tui.ui.search_keys), to pass the other filters."""
+        table = self._table_pending()
+        if table is not None and found is None:
+            listed = self.table_rows.listed(
+                table, self.state, self.filters, self.views, self.mute, self.current_key
+            )
+            if listed is not None:
+                return listed
         source, filters = self._source_and_filters()
-        reviews = self.library.reviews
+        reviews = self.library.reviews  # made now, if a table's index was not yet (a search)
         if self._narrowed_for is not reviews:  # what was kept narrowed the library before
             self.narrowed.clear()
             self._narrowed_for = reviews
@@ -121,6 +132,12 @@ class ReaderPanes(MainScreen):
             ranks=self.ranks.ready(reviews),
             kept=self.narrowed if found is None else None,
         )
+
+    def _table_pending(self) -> ReviewTable | None:
+        """The library's table while its `Review` index is not made yet (a start
+        from the saved table): the counts and the list are then the table's."""
+        library = self.library
+        return library.pending if isinstance(library, TableLibrary) else None
 
     def _marked(self) -> dict[str, Review]:
         """The reviews listed with an item mark, by key."""
@@ -178,6 +195,12 @@ class ReaderPanes(MainScreen):
 
     def sidebar_rows(self) -> list[presenting.TagCount]:
         """All, Unread, the views, the tags and the repos, with their counts."""
+        table = self._table_pending()
+        if table is not None:
+            rows = self.table_rows.sidebar(table, self.state, self.views, self.mute)
+            if rows is not None:
+                self.sidebar.all = rows[0]  # the status bar's counts
+                return rows
         return self.sidebar.rows(self.library, self.state, self.views, self.mute, self.search_index)
 
     def _listed_in_sidebar(self, key: str) -> bool:
@@ -193,7 +216,9 @@ class ReaderPanes(MainScreen):
         `relist` False (only marks changed, and no filter depends on them) the
         same reviews stay listed and only their rows and the review are redrawn."""
         if relist:
-            self.state.adopt_title_marks(self.library.reviews)  # reviews that gained a `pr:`
+            # Reviews that gained a `pr:`; the generator asks for a table's index
+            # only when there are marks under titles to adopt.
+            self.state.adopt_title_marks(_every(self.library))
         if self.current_key not in self.library.by_key:
             self.set_reactive(ReaderPanes.current_key, None)
             relist = True
@@ -224,7 +249,7 @@ class ReaderPanes(MainScreen):
             empty,
             fallback,
             terms=terms,
-            ranks=self.ranks.ready(self.library.reviews),
+            ranks=None if self._table_pending() is not None else self.ranks.ready(self.library.reviews),
         )
         self.review_view.set_terms(terms)
         if key != self.current_key:
@@ -378,3 +403,8 @@ class ReaderPanes(MainScreen):
         for warning in self.state.warnings:
             self.notify(warning, title=words().state, severity="warning", timeout=10, markup=False)
         self.state.warnings.clear()
+
+
+def _every(library: Library) -> Iterator[Review]:
+    """The library's reviews, asked for when first iterated."""
+    yield from library.reviews

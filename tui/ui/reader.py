@@ -25,7 +25,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 
 from tui.core.filters import labels, marks_narrow
-from tui.core.model import FileUpdate, Problem
+from tui.core.model import FileUpdate, Library, Problem
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
@@ -100,6 +100,18 @@ class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
         self.library.add_problems(problems)
         self.library.apply(updates, compare=False)  # what changed is told for reloads only
         self._refresh_all(fallback=position)
+
+    def from_table(self, library: Library) -> None:
+        """Every file, as the saved table has them (`tui.core.table_library`):
+        counted and listed from the table until its index is made (`indexed`)."""
+        position = self.review_list.position_of(self.current_key)
+        self.library = library
+        self._refresh_all(fallback=position)
+
+    def indexed(self) -> None:
+        """The table's `Review` index is made: the counts and the list are the
+        library's from now on, drawn again so no key pays for the change."""
+        self._refresh_all(fallback=self.review_list.position_of(self.current_key))
 
     def apply_updates(self, updates: dict[Path, FileUpdate | None]) -> None:
         """Swap in fresh file contents, keeping the reader's place."""

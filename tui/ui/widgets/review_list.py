@@ -29,6 +29,7 @@ from textual.strip import Strip
 
 from tui.core.model import Review
 from tui.core.order import Ranks
+from tui.core.row_reviews import RowReviews
 from tui.core.search import review_fields, snippet, split_runs
 from tui.core.wrap import truncate
 from tui.i18n import words
@@ -195,7 +196,7 @@ class ReviewList(CursorList):
         """Where each listed review is, by key."""
         if self._index is None:
             reviews = self.reviews
-            self._index = dict(zip(map(_key, reviews), range(len(reviews)), strict=True))
+            self._index = dict(zip(self.keys, range(len(reviews)), strict=True))
         return self._index
 
     def _find(self, key: object) -> int | None:
@@ -208,6 +209,8 @@ class ReviewList(CursorList):
             return self._ranks.find(self.reviews, key) if isinstance(key, str) else None
         if self._index is not None:
             return self._index.get(key) if isinstance(key, str) else None
+        if isinstance(self.reviews, RowReviews):  # a table's rows: by the table's key lookup
+            return self.reviews.find(key) if isinstance(key, str) else None
         try:
             return operator.indexOf(map(_key, self.reviews), key)
         except ValueError:
@@ -223,6 +226,8 @@ class ReviewList(CursorList):
 
     @property
     def keys(self) -> list[str]:
+        if isinstance(self.reviews, RowReviews):
+            return self.reviews.keys()  # no `Review` made for them
         return [review.key for review in self.reviews]
 
     @property
