@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import operator
 import re
-import string
 from array import array
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
@@ -24,6 +23,7 @@ from operator import itemgetter
 
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
+from tui.core.search_pairs import ALPHABET, pairs_of
 from tui.core.search_scan import Job, Scan, Span
 from tui.core.search_widths import Parts, holds, joined, same_width, split
 from tui.core.text import without_backticks
@@ -195,13 +195,15 @@ class SearchIndex:
         while not scan.advance(piece):
             yield
 
-    PREPARED = string.ascii_lowercase + string.digits + "_"
+    PREPARED = ALPHABET
     """One-character queries `prepare` answers ahead: the first character of
     most queries of code words (a first character tests every text)."""
 
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
         """Make the texts not made yet and answer `PREPARED`, then split the
-        texts (`tui.core.search_widths`), yielding every `piece` texts or so
+        texts (`tui.core.search_widths`) and index their pairs of characters
+        (`tui.core.search_pairs`: a term's second character answered from
+        memory too), yielding every `piece` texts or so
         (a caller runs this in the background, so that the first search does
         not read every review's body). Made whole first: a first character
         typed soon after is answered as soon as without the split."""
@@ -221,6 +223,7 @@ class SearchIndex:
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
         yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
+        yield from pairs_of(texts, answers.pairs, piece)  # (~30 µs a text)
 
     def _plan(
         self,
