@@ -50,6 +50,7 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, help="an existing corpus folder (read only)")
     parser.add_argument("--reviews", type=int, default=100_000, help="else one written with make_corpus")
     parser.add_argument("--root", type=Path, default=BENCH.parent, help="the checkout to measure")
+    parser.add_argument("--each", action="store_true", help="print every typed key's CPU (first pass)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     sys.path.insert(1, str(BENCH))
@@ -102,6 +103,8 @@ def main() -> int:
                     pass
                 index.select(reviews, wanted)
                 out.append((time.process_time() - started) * 1000)
+                if args.each and out is forward_ms and not tracemalloc.is_tracing():
+                    print(f"  {asked!r:14} {out[-1]:7.1f} ms")
             first_ms = first_ms or forward_ms[0]
         return made, forward_ms, back_ms, first_ms
 

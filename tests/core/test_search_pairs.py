@@ -94,7 +94,9 @@ def test_with_the_index_every_query_typed_and_erased_is_answered_as_the_plain_sc
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(texts_st, min_size=1, max_size=25), st.data())
-def test_random_reviews_with_the_index_answer_as_the_plain_scan(titles: list[str], data: st.DataObject) -> None:
+def test_random_reviews_with_the_index_answer_as_the_plain_scan(
+    titles: list[str], data: st.DataObject
+) -> None:
     reviews = [review(title or "x", key=n, summary=title[::-1] or "s") for n, title in enumerate(titles)]
     index = prepared(reviews)
     lowered = [title.lower() for title in titles]

@@ -199,6 +199,10 @@ class SearchIndex:
     """One-character queries `prepare` answers ahead: the first character of
     most queries of code words (a first character tests every text)."""
 
+    PAIRS = True
+    """`prepare` indexes the pairs of `ALPHABET` characters of the list it
+    prepares (All's; a tag's list is scanned: each list's bitsets are its own)."""
+
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
         """Make the texts not made yet and answer `PREPARED`, then split the
         texts (`tui.core.search_widths`) and index their pairs of characters
@@ -223,7 +227,8 @@ class SearchIndex:
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
         yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
-        yield from pairs_of(texts, answers.pairs, piece)  # (~30 µs a text)
+        if self.PAIRS:
+            yield from pairs_of(texts, answers.pairs, piece)  # (~30 µs a text)
 
     def _plan(
         self,
