@@ -167,17 +167,8 @@ class KeptLines(StylesCache):
         base_background, background = widget.background_colors
         styles, app = widget.styles, widget.app
         size, content_size, padding = widget.region.size, widget.content_region.size, styles.padding
-        frame = _frame_of(
-            styles,
-            size,
-            content_size,
-            padding,
-            base_background,
-            background,
-            widget.opacity,
-            app.ansi_theme,
-            app.native_ansi_color,
-        )
+        looks = (base_background, background, widget.opacity, app.ansi_theme, app.native_ansi_color)
+        frame = _frame_of(styles, size, content_size, padding, *looks)
         rest = (None, None, widget.opacity, app.ansi_theme, app.native_ansi_color)
         filters = widget.get_line_filters()
         kept = self.kept
