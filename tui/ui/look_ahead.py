@@ -14,11 +14,18 @@ same marks, search terms, refs and width.
 
 from __future__ import annotations
 
+from functools import partial
+
 from tui.core.marks import changes
 from tui.ui.ref_keys import RefKeys, openable
 
 LOOK_AHEAD = True
 """Lay out the reviews around the cursor in idle time (off: each when shown)."""
+
+REST_AFTER_S = 0.05
+"""The review the cursor moves to next if it goes on as it went is laid out
+right after the key's frame; the others once no key came for this long: a
+held key (30 a second) pays for the one its next press shows, not four."""
 
 
 class LookAhead(RefKeys):
@@ -31,17 +38,17 @@ class LookAhead(RefKeys):
         self._row_before = row
         if row is None or not listing.reviews or not LOOK_AHEAD:
             return
-        down = before is None or row >= before
-        rows = [row + 1, listing.paged(1), row - 1, listing.paged(-1)]
-        if not down:
-            rows = [rows[2], rows[3], rows[0], rows[1]]
+        step = 1 if before is None else row - before
+        on = 1 if step >= 0 else -1
+        going_on = listing.paged(on) if abs(step) > 1 else row + on  # a page key's next press: a page on
+        rows = [going_on, row + on, row - on, listing.paged(on), listing.paged(-on)]
         count = len(listing.reviews)
         wanted = list(dict.fromkeys(n for n in rows if 0 <= n < count and n != row))
         self.call_after_refresh(self._look_ahead, self.current_key, wanted)
 
     def _look_ahead(self, key: str | None, rows: list[int]) -> None:
-        """Lay out the first of `rows` (the list's), then the rest a turn later
-        (the first after the key's frame)."""
+        """Lay out the first of `rows` (the list's), then the rest, one a
+        turn, after `REST_AFTER_S`."""
         listing, view = self.review_list, self.review_view
         if not rows or key != self.current_key or not self.is_attached:
             return
@@ -59,4 +66,4 @@ class LookAhead(RefKeys):
             refs=openable(self.clones.refs_of(review) or self.clones.last_of(review.key)),
         )
         if len(rows) > 1:
-            self.call_later(self._look_ahead, key, rows[1:])  # after what is waiting (a key), not a frame
+            self.set_timer(REST_AFTER_S, partial(self._look_ahead, key, rows[1:]))
