@@ -46,7 +46,7 @@ async def test_a_review_laid_out_ahead_is_shown_as_one_laid_out_on_its_key(
 async def test_a_page_keys_review_is_styled_before_the_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(look_ahead, "REST_AFTER_S", 0.0)  # every neighbour at once: the pauses see them all
+    monkeypatch.setattr(look_ahead, "REST_AFTER_S", 0.001)  # every neighbour at once: the pauses see them all
     app = make_app(tmp_path)
     frames: list[tuple[object, int]] = []  # each frame: the review shown, lines the view styled by then
     display = app._display
