@@ -56,6 +56,8 @@ def prepared(reviews: list[Review]) -> SearchIndex:
     index = SearchIndex()
     for _ in index.prepare(reviews, piece=8):
         pass
+    for _ in index.index_pairs(reviews, piece=8):
+        pass
     return index
 
 

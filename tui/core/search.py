@@ -200,14 +200,12 @@ class SearchIndex:
     most queries of code words (a first character tests every text)."""
 
     PAIRS = True
-    """`prepare` indexes the pairs of `ALPHABET` characters of the list it
-    prepares (All's; a tag's list is scanned: each list's bitsets are its own)."""
+    """`index_pairs` indexes the pairs of `ALPHABET` characters of the list
+    prepared (All's; a tag's list is scanned: each list's bitsets are its own)."""
 
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
         """Make the texts not made yet and answer `PREPARED`, then split the
-        texts (`tui.core.search_widths`) and index their pairs of characters
-        (`tui.core.search_pairs`: a term's second character answered from
-        memory too), yielding every `piece` texts or so
+        texts (`tui.core.search_widths`), yielding every `piece` texts or so
         (a caller runs this in the background, so that the first search does
         not read every review's body). Made whole first: a first character
         typed soon after is answered as soon as without the split."""
@@ -227,8 +225,14 @@ class SearchIndex:
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
         yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
-        if self.PAIRS:
-            yield from pairs_of(texts, answers.pairs, piece)  # (~30 µs a text)
+
+    def index_pairs(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
+        """After `prepare`: index the pairs of characters of `reviews`' texts
+        (`tui.core.search_pairs`: a term's second character answered from
+        memory), yielding every `piece` texts or so (~35 µs a text)."""
+        answers = self._answers(reviews)
+        if self.PAIRS and answers.texts is not None and not answers.pairs:
+            yield from pairs_of(answers.texts, answers.pairs, piece)
 
     def _plan(
         self,

@@ -26,6 +26,7 @@ import contextlib
 import functools
 import operator
 import time
+from collections.abc import Iterator
 
 from textual import events
 
@@ -85,6 +86,11 @@ loop is let go (a key pressed meanwhile waits at most this)."""
 PREPARE_PAUSE_S = 0.001
 """...and how long it is let go: long enough for a key's messages to pass
 from the App to the widget that answers it and for the frame after them."""
+
+PAIRS_QUIET_S = 1.0
+"""Once the texts are made, how long no character must be typed before their
+pairs are indexed (~4 s of CPU in slices at 100,000): not while a query is
+typed, whose keys would share the loop with it."""
 
 
 class Typing:
@@ -237,15 +243,28 @@ class SearchKeys(ReaderPanes):
         async_work.start(self, self._prepare_search, "search-texts", exclusive=True)
 
     async def _prepare_search(self) -> None:
-        library = self.library.reviews
+        library, listed = self.library.reviews, self._unmuted()  # All's list: the one most searched
+        if not await self._in_slices(self.search_index.prepare(listed), library):
+            return  # a reload: a search makes the texts it lacks
+        runtime.settled()  # the texts live until a reload: out of every collection's walk
+        turn = -1
+        while turn != self.search_turn or self.search_typing is not None:  # no key lately
+            turn = self.search_turn
+            await asyncio.sleep(PAIRS_QUIET_S)
+        if await self._in_slices(self.search_index.index_pairs(listed), library):
+            runtime.settled()
+
+    async def _in_slices(self, steps: Iterator[None], library: list[Review]) -> bool:
+        """Run `steps` in slices of `PREPARE_SLICE_S`; False if the library
+        was reloaded meanwhile (then stopped)."""
         started = time.perf_counter()
-        for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
+        for _ in steps:
             if time.perf_counter() - started > PREPARE_SLICE_S:
                 await asyncio.sleep(PREPARE_PAUSE_S)
                 if self.library.reviews is not library:
-                    return  # a reload: a search makes the texts it lacks
+                    return False
                 started = time.perf_counter()
-        runtime.settled()  # the texts live until a reload: out of every collection's walk
+        return True
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""
