@@ -109,3 +109,49 @@ def test_random_reviews_with_the_index_answer_as_the_plain_scan(
         if query.split():
             for asked in typed(query):
                 assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+
+
+def second_characters(reviews: list[Review]) -> list[str]:
+    """Terms of three characters or more whose first two are an indexed pair
+    held by several reviews: their third character extends a pair's answer."""
+    words = {w for r in reviews for w in "\n".join(review_fields(r)).lower().split() if len(w) >= 4}
+    return sorted(w[:5] for w in words if w[0] in ALPHABET and w[1] in ALPHABET)[::7][:25]
+
+
+def test_a_character_typed_after_a_pair_tests_no_more_than_the_pairs_answer_from_where_it_is() -> None:
+    reviews = list(bundled().reviews)
+    index = prepared(reviews)
+    checked = 0
+    for word in second_characters(reviews):
+        for _ in index.steps(reviews, terms(word[0])):
+            pass
+        for _ in index.steps(reviews, terms(word[:2])):  # answered from the pairs, then placed
+            pass
+        held = len(index.select(reviews, terms(word[:2])))
+        for n in range(3, len(word) + 1):
+            # Each extended term is tested once a text, where its shorter term
+            # begins (work 1 each), among the previous answer's matches only:
+            # looked for from each text's start it would weigh 4 a candidate.
+            assert index.work(reviews, terms(word[:n])) <= held, word[:n]
+            scan = index.scan(reviews, terms(word[:n]))
+            assert scan.candidates <= held, word[:n]
+            for _ in index.steps(reviews, terms(word[:n])):
+                pass
+            assert index.select(reviews, terms(word[:n])) == plain(reviews, word[:n])
+            held = len(index.select(reviews, terms(word[:n])))
+        checked += held > 0
+    assert checked >= 5
+
+
+def test_a_character_typed_while_a_pairs_places_are_found_is_answered_as_the_plain_scan() -> None:
+    reviews = list(bundled().reviews)
+    index = prepared(reviews)
+    rng = random.Random(6)
+    for word in second_characters(reviews):
+        for asked in typed(word):
+            placing = index.place(reviews, terms(asked), piece=3)
+            for _ in range(rng.randrange(4)):  # the places found in part: the next key came
+                next(placing, None)
+            assert index.select(reviews, terms(asked)) == plain(reviews, asked), asked
+            scan = index.scan(reviews, terms(asked + "q"))
+            scan.advance(rng.randrange(1, 9))  # a scan left running, narrowed by the next key

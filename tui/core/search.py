@@ -194,6 +194,36 @@ class SearchIndex:
         scan = self.scan(reviews, query_terms)
         while not scan.advance(piece):
             yield
+        yield from self.place(reviews, query_terms, piece)
+
+    def place(
+        self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
+    ) -> Iterator[None]:
+        """Where a term answered by the pair index (a term's second character,
+        answered from memory with no place of it kept; the last such of a
+        query of several terms) first occurs in each of its matches, found in
+        pieces (a caller runs this after the key's frame): a character typed
+        further is then tested where its term begins (`str.startswith`
+        there, as after a term scanned), not from each text's start. A query
+        typed further meanwhile narrows this scan (`scan`): its part done
+        keeps its places."""
+        if not query_terms:
+            return
+        wanted = tuple(query_terms)
+        answers = self._answers(reviews)
+        running = answers.running
+        if running is None or running.wanted != wanted or running.done:
+            paired = [term for term in wanted if term in answers.pairs]
+            texts = self._aligned(answers)
+            if not paired or wanted in answers.full or wanted not in answers.found or texts is None:
+                return
+            term = paired[-1]  # (of terms as long, the one typed last: `terms` keeps their order)
+            flags = flags_of(answers.answer(wanted), answers.size)
+            known = frozenset(wanted) - {term}
+            span = Span((term,), answers.source, (texts, answers.wides), self._lookup, flags, known)
+            running = answers.running = Scan(answers, wanted, [span])
+        while not running.advance(piece):
+            yield
 
     PREPARED = ALPHABET
     """One-character queries `prepare` answers ahead: the first character of

@@ -132,6 +132,8 @@ class SearchKeys(ReaderPanes):
             pending, self.search_typing = self.search_typing, None
             if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
                 self._list_by(after)
+            placing = functools.partial(self._place_off_the_key, source, rest.terms, self.search_turn)
+            async_work.start(self, placing, "search", exclusive=True)
             return
         page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
         typing = self.search_typing = Typing(
@@ -187,6 +189,21 @@ class SearchKeys(ReaderPanes):
                 self._show_first_rows(typing)
             await asyncio.sleep(0)  # a frame, a key
         self._typed(typing)
+
+    async def _place_off_the_key(self, source: list[Review], query_terms: tuple[str, ...], turn: int) -> None:
+        """After the frame of a query answered from memory: where its pair's
+        term is in each match (`SearchIndex.place`), in slices, until a key
+        comes (whose scan narrows what is found so far)."""
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
+        started = time.perf_counter()
+        for _ in self.search_index.place(source, query_terms, SCAN_PIECE):
+            if time.perf_counter() - started > SLICE_S:
+                await asyncio.sleep(0)  # a frame, a key
+                if self.search_turn != turn:
+                    return
+                started = time.perf_counter()
 
     def _show_first_rows(self, typing: Typing) -> None:
         """List the matches found so far, the count marked as still counting."""
