@@ -11,7 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from tui.core.model import Review
-from tui.core.search import MATCH
+from tui.core.search_marks import MATCH
 from tui.ui.widgets.review_blocks import Shown
 
 
