@@ -188,7 +188,6 @@ class SearchIndex:
         scan = self.scan(reviews, query_terms)
         while not scan.advance(piece):
             yield
-        yield from self.place(reviews, query_terms, piece)
 
     def place(
         self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
@@ -200,7 +199,8 @@ class SearchIndex:
         further is then tested where its term begins (`str.startswith`
         there, as after a term scanned), not from each text's start. A query
         typed further meanwhile narrows this scan (`scan`): its part done
-        keeps its places."""
+        keeps its places. Not for a query of a term of one character: the
+        term typed last (`terms` sorts them by length) keeps no place."""
         if not query_terms:
             return
         wanted = tuple(query_terms)
@@ -210,6 +210,8 @@ class SearchIndex:
             paired = [term for term in wanted if term in answers.pairs]
             texts = self._aligned(answers)
             if not paired or wanted in answers.full or wanted not in answers.found or texts is None:
+                return
+            if min(map(len, wanted)) < 2:  # a term typed last of one character ("kv c"): not placed
                 return
             term = paired[-1]  # (of terms as long, the one typed last: `terms` keeps their order)
             flags = flags_of(answers.answer(wanted), answers.size)

@@ -129,11 +129,13 @@ class SearchKeys(ReaderPanes):
         after = self.filters._replace(query=message.query)
         source, rest = self._source_and_filters(after)
         if self.search_index.work(source, rest.terms) <= SEARCH_AT_ONCE:
+            further = after.query != self.filters.query and after.query.startswith(self.filters.query)
             pending, self.search_typing = self.search_typing, None
             if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
                 self._list_by(after)
-            placing = functools.partial(self._place_off_the_key, source, rest.terms, self.search_turn)
-            async_work.start(self, placing, "search", exclusive=True)
+            if further:  # typed further, not erased: it may go on
+                placing = functools.partial(self._place_off_the_key, source, rest.terms, self.search_turn)
+                async_work.start(self, placing, "search", exclusive=True)
             return
         page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
         typing = self.search_typing = Typing(
