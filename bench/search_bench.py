@@ -50,7 +50,6 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, help="an existing corpus folder (read only)")
     parser.add_argument("--reviews", type=int, default=100_000, help="else one written with make_corpus")
     parser.add_argument("--root", type=Path, default=BENCH.parent, help="the checkout to measure")
-    parser.add_argument("--each", action="store_true", help="print every typed key's CPU (first pass)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     sys.path.insert(1, str(BENCH))
@@ -84,8 +83,6 @@ def main() -> int:
         if hasattr(index, "prepare"):
             for _ in index.prepare(reviews):
                 pass
-            for _ in getattr(index, "index_pairs", lambda _reviews: ())(reviews):  # where it has one
-                pass
         else:
             index.select(reviews, terms("\x00"))  # the first search: every text made
         made = time.process_time() - started
@@ -103,13 +100,8 @@ def main() -> int:
                     first_rows_ms.append((time.process_time() - started) * 1000)
                 for _ in index.steps(reviews, wanted):
                     pass
-                if out is forward_ms:  # as the screen does after a key typed further, where it can
-                    for _ in getattr(index, "place", lambda _reviews, _wanted: ())(reviews, wanted):
-                        pass
                 index.select(reviews, wanted)
                 out.append((time.process_time() - started) * 1000)
-                if args.each and out is forward_ms and not tracemalloc.is_tracing():
-                    print(f"  {asked!r:14} {out[-1]:7.1f} ms")
             first_ms = first_ms or forward_ms[0]
         return made, forward_ms, back_ms, first_ms
 

@@ -6,8 +6,7 @@ from tests.reviews import bundled, review
 from tui import i18n
 from tui.core.filters import Filters, labels, select
 from tui.core.model import ALL_TAG, UNREAD_TAG, Item
-from tui.core.search import SearchIndex, terms
-from tui.core.search_marks import snippet, spans, split_runs
+from tui.core.search import SearchIndex, snippet, spans, split_runs, terms
 
 # -- search -------------------------------------------------------------------
 

@@ -163,7 +163,6 @@ def test_a_term_typed_further_among_other_kept_answers_tests_only_their_and(corp
     for _ in index.prepare(source):
         pass
     answers = index.scan(source, terms("a")).answers
-    answers.pairs.clear()  # as a list without a pair index (a tag's) is searched
     shorter = "sc"
     index.select(source, terms(shorter))
     for longer in (shorter + char for char in "zqxjvwykbgfpmu"):

@@ -15,7 +15,6 @@ from tests.app_helpers import by_plain_select, listed, screen_text, settled
 from tests.bench_corpus import generate
 from tests.search_scan import plain_search
 from tests.waiting import workers_done
-from tui.core.search import SearchIndex
 from tui.ui import search_keys
 from tui.ui.app import PrDigestApp
 from tui.ui.widgets.filter_bar import FilterBar
@@ -33,10 +32,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def long_scans(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every search scanned in pieces of four candidates, one a slice; a key
-    scans until its first page is found, however long that takes, and no more;
-    no pair index, so that a term's second character is scanned (as in a tag's
-    list, or before the index is made)."""
-    monkeypatch.setattr(SearchIndex, "PAIRS", False)
+    scans until its first page is found, however long that takes, and no more."""
     monkeypatch.setattr(search_keys, "SEARCH_AT_ONCE", -1)
     monkeypatch.setattr(search_keys, "SCAN_PIECE", 4)
     monkeypatch.setattr(search_keys, "SLICE_S", 0.0)

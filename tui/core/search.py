@@ -7,7 +7,7 @@ shown: backticks around code spans are left out.
 
 Each review's searchable text is lowered once and cached per review object, so
 a key press in the search box is one pass of `in` tests over precomputed
-strings. Highlighting (`tui.core.search_marks`) is computed only for what is
+strings. Highlighting (`spans`, `split_runs`) is computed only for what is
 drawn.
 """
 
@@ -15,17 +15,23 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
+import string
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from operator import itemgetter
 
 from tui.core.model import Review
 from tui.core.search_memory import ListAnswers, bits_of, flags_of, narrows
-from tui.core.search_pairs import ALPHABET, pairs_of
 from tui.core.search_scan import Job, Scan, Span
 from tui.core.search_widths import Parts, holds, joined, same_width, split
 from tui.core.text import without_backticks
+
+Run = tuple[str, Hashable]
+
+MATCH = "match"
+"""The style tag `split_runs` adds to matched pieces: (base style, MATCH)."""
 
 
 def terms(query: str) -> tuple[str, ...]:
@@ -189,45 +195,9 @@ class SearchIndex:
         while not scan.advance(piece):
             yield
 
-    def place(
-        self, reviews: Sequence[Review], query_terms: Sequence[str], piece: int = 4096
-    ) -> Iterator[None]:
-        """Where a term answered by the pair index (a term's second character,
-        answered from memory with no place of it kept; the last such of a
-        query of several terms) first occurs in each of its matches, found in
-        pieces (a caller runs this after the key's frame): a character typed
-        further is then tested where its term begins (`str.startswith`
-        there, as after a term scanned), not from each text's start. A query
-        typed further meanwhile narrows this scan (`scan`): its part done
-        keeps its places. Not for a query of a term of one character: the
-        term typed last (`terms` sorts them by length) keeps no place."""
-        if not query_terms:
-            return
-        wanted = tuple(query_terms)
-        answers = self._answers(reviews)
-        running = answers.running
-        if running is None or running.wanted != wanted or running.done:
-            paired = [term for term in wanted if term in answers.pairs]
-            texts = self._aligned(answers)
-            if not paired or wanted in answers.full or wanted not in answers.found or texts is None:
-                return
-            if min(map(len, wanted)) < 2:  # a term typed last of one character ("kv c"): not placed
-                return
-            term = paired[-1]  # (of terms as long, the one typed last: `terms` keeps their order)
-            flags = flags_of(answers.answer(wanted), answers.size)
-            known = frozenset(wanted) - {term}
-            span = Span((term,), answers.source, (texts, answers.wides), self._lookup, flags, known)
-            running = answers.running = Scan(answers, wanted, [span])
-        while not running.advance(piece):
-            yield
-
-    PREPARED = ALPHABET
+    PREPARED = string.ascii_lowercase + string.digits + "_"
     """One-character queries `prepare` answers ahead: the first character of
     most queries of code words (a first character tests every text)."""
-
-    PAIRS = True
-    """`index_pairs` indexes the pairs of `ALPHABET` characters of the list
-    prepared (All's; a tag's list is scanned: each list's bitsets are its own)."""
 
     def prepare(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
         """Make the texts not made yet and answer `PREPARED`, then split the
@@ -251,14 +221,6 @@ class SearchIndex:
                 yield
             answers.remember((char,), bits_of(b"".join(hits)))
         yield from self._split_whole(answers, piece)  # (~10 µs a text: a piece within a slice)
-
-    def index_pairs(self, reviews: Sequence[Review], piece: int = 64) -> Iterator[None]:
-        """After `prepare`: index the pairs of characters of `reviews`' texts
-        (`tui.core.search_pairs`: a term's second character answered from
-        memory), yielding every `piece` texts or so (~35 µs a text)."""
-        answers = self._answers(reviews)
-        if self.PAIRS and answers.texts is not None and not answers.pairs:
-            yield from pairs_of(answers.texts, answers.pairs, piece)
 
     def _plan(
         self,
@@ -447,3 +409,79 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+def spans(text: str, query_terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the terms occur in `text`, as sorted, non-overlapping (start, end)."""
+    if not query_terms or not text:
+        return []
+    lowered = text.lower()
+    found: list[tuple[int, int]] = []
+    if len(lowered) == len(text):
+        for term in query_terms:
+            start = lowered.find(term)
+            while start >= 0:
+                found.append((start, start + len(term)))
+                start = lowered.find(term, start + len(term))
+    else:  # lowering changed the length (e.g. "İ"): match on the text itself
+        pattern = re.compile("|".join(re.escape(term) for term in query_terms), re.IGNORECASE)
+        found = [(m.start(), m.end()) for m in pattern.finditer(text) if m.end() > m.start()]
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in found:
+        if merged and start < merged[-1][1]:
+            continue  # overlaps an earlier (longer-first) match
+        merged.append((start, end))
+    return merged
+
+
+def split_runs(runs: Sequence[Run], query_terms: Sequence[str]) -> tuple[list[Run], int]:
+    """Cut runs where the terms match; matched pieces get the style (style, MATCH).
+
+    Returns the new runs and how many matches there were. The text is unchanged,
+    so line breaking is unchanged.
+    """
+    if not query_terms:
+        return list(runs), 0
+    text = "".join(part for part, _ in runs)
+    found = spans(text, query_terms)
+    if not found:
+        return list(runs), 0
+    out: list[Run] = []
+    pos = 0
+    index = 0
+    for part, style in runs:
+        start, end = pos, pos + len(part)
+        cursor = start
+        while index < len(found) and found[index][0] < end:
+            match_start, match_end = found[index]
+            lo, hi = max(match_start, cursor), min(match_end, end)
+            if lo > cursor:
+                out.append((text[cursor:lo], style))
+            if hi > lo:
+                out.append((text[lo:hi], (style, MATCH)))
+            cursor = max(cursor, hi)
+            if match_end <= end:
+                index += 1
+            else:
+                break
+        if cursor < end:
+            out.append((text[cursor:end], style))
+        pos = end
+    return out, len(found)
+
+
+def snippet(text: str, query_terms: Sequence[str], width: int) -> tuple[str, int, int] | None:
+    """A piece of `text` around its first match, at most about `width` characters
+    of one line, with the match's (start, end) within the piece; None if no match."""
+    found = spans(text, query_terms)
+    if not found:
+        return None
+    start, end = found[0]
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    lead = max(line_start, start - max(4, width // 4))
+    piece_end = min(line_end, lead + max(width, end - lead))
+    prefix = "…" if lead > line_start else ""
+    return prefix + text[lead:piece_end], len(prefix) + start - lead, len(prefix) + end - lead

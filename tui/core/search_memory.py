@@ -24,8 +24,6 @@ from collections.abc import Iterator, Sequence
 from itertools import accumulate, compress, islice, repeat
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar, overload
 
-from tui.core.search_pairs import term_pairs
-
 if TYPE_CHECKING:
     from tui.core.search_scan import Scan
 
@@ -152,7 +150,6 @@ class ListAnswers(Generic[T]):
         self.wides: list[str] = []  # and their wide parts, with them
         self.looked_at = -1  # how many texts were made when `texts` was last looked for
         self.running: Scan[T] | None = None  # the scan not done yet, which a query typed further narrows
-        self.pairs: dict[str, int] = {}  # once made, every indexed pair's bitset (`search_pairs`)
 
     def base(self, wanted: tuple[str, ...]) -> tuple[int, tuple[str, ...], bool]:
         """Where `wanted` can match (a bitset), the terms still to test there,
@@ -171,12 +168,6 @@ class ListAnswers(Generic[T]):
                 if narrows(wanted, before):
                     bits &= answer
                     tested.update(before)
-        if self.pairs:  # where every pair of every term is, and the pairs' own answers
-            for term in wanted:
-                for pair in term_pairs(term):
-                    bits &= self.pairs[pair]
-                if term in self.pairs:
-                    tested.add(term)
         rest = tuple(term for term in wanted if term not in tested)
         return bits, rest, not rest
 

@@ -26,7 +26,6 @@ import contextlib
 import functools
 import operator
 import time
-from collections.abc import Iterator
 
 from textual import events
 
@@ -87,11 +86,6 @@ PREPARE_PAUSE_S = 0.001
 """...and how long it is let go: long enough for a key's messages to pass
 from the App to the widget that answers it and for the frame after them."""
 
-PAIRS_QUIET_S = 1.0
-"""Once the texts are made, how long no character must be typed before their
-pairs are indexed (~4 s of CPU in slices at 100,000): not while a query is
-typed, whose keys would share the loop with it."""
-
 
 class Typing:
     """A query typed whose scan is still running: the filters it sets, those
@@ -129,13 +123,9 @@ class SearchKeys(ReaderPanes):
         after = self.filters._replace(query=message.query)
         source, rest = self._source_and_filters(after)
         if self.search_index.work(source, rest.terms) <= SEARCH_AT_ONCE:
-            further = after.query != self.filters.query and after.query.startswith(self.filters.query)
             pending, self.search_typing = self.search_typing, None
             if pending is not None or self.filters != after:  # (`/` tells the query it opens with)
                 self._list_by(after)
-            if further:  # typed further, not erased: it may go on
-                placing = functools.partial(self._place_off_the_key, source, rest.terms, self.search_turn)
-                async_work.start(self, placing, "search", exclusive=True)
             return
         page = self.review_list.scrollable_content_region.height // ROW_HEIGHT + 1
         typing = self.search_typing = Typing(
@@ -192,21 +182,6 @@ class SearchKeys(ReaderPanes):
             await asyncio.sleep(0)  # a frame, a key
         self._typed(typing)
 
-    async def _place_off_the_key(self, source: list[Review], query_terms: tuple[str, ...], turn: int) -> None:
-        """After the frame of a query answered from memory: where its pair's
-        term is in each match (`SearchIndex.place`), in slices, until a key
-        comes (whose scan narrows what is found so far)."""
-        drawn = asyncio.Event()
-        self.call_after_refresh(drawn.set)
-        await drawn.wait()
-        started = time.perf_counter()
-        for _ in self.search_index.place(source, query_terms, SCAN_PIECE):
-            if time.perf_counter() - started > SLICE_S:
-                await asyncio.sleep(0)  # a frame, a key
-                if self.search_turn != turn:
-                    return
-                started = time.perf_counter()
-
     def _show_first_rows(self, typing: Typing) -> None:
         """List the matches found so far, the count marked as still counting."""
         typing.shown = True
@@ -262,28 +237,15 @@ class SearchKeys(ReaderPanes):
         async_work.start(self, self._prepare_search, "search-texts", exclusive=True)
 
     async def _prepare_search(self) -> None:
-        library, listed = self.library.reviews, self._unmuted()  # All's list: the one most searched
-        if not await self._in_slices(self.search_index.prepare(listed), library):
-            return  # a reload: a search makes the texts it lacks
-        runtime.settled()  # the texts live until a reload: out of every collection's walk
-        turn = -1
-        while turn != self.search_turn or self.search_typing is not None:  # no key lately
-            turn = self.search_turn
-            await asyncio.sleep(PAIRS_QUIET_S)
-        if await self._in_slices(self.search_index.index_pairs(listed), library):
-            runtime.settled()
-
-    async def _in_slices(self, steps: Iterator[None], library: list[Review]) -> bool:
-        """Run `steps` in slices of `PREPARE_SLICE_S`; False if the library
-        was reloaded meanwhile (then stopped)."""
+        library = self.library.reviews
         started = time.perf_counter()
-        for _ in steps:
+        for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
             if time.perf_counter() - started > PREPARE_SLICE_S:
                 await asyncio.sleep(PREPARE_PAUSE_S)
                 if self.library.reviews is not library:
-                    return False
+                    return  # a reload: a search makes the texts it lacks
                 started = time.perf_counter()
-        return True
+        runtime.settled()  # the texts live until a reload: out of every collection's walk
 
     def on_search_bar_submitted(self, message: SearchBar.Submitted) -> None:
         """Enter: close the box, keep the search, open the first match."""

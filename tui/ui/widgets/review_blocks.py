@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from tui.core.changes import ReviewChanges
 from tui.core.model import CHECKABLE, SECTIONS, Item, Review
-from tui.core.search_marks import split_runs
+from tui.core.search import split_runs
 from tui.core.text import code_refs, code_spans
 from tui.i18n import words
 from tui.ui import presenting

@@ -30,8 +30,7 @@ from textual.strip import Strip
 from tui.core.model import Review
 from tui.core.order import Ranks
 from tui.core.row_reviews import RowReviews
-from tui.core.search import review_fields
-from tui.core.search_marks import snippet, split_runs
+from tui.core.search import review_fields, snippet, split_runs
 from tui.core.wrap import truncate
 from tui.i18n import words
 from tui.ui.presenting import ReviewRow
