@@ -10,12 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.bench_corpus import generated_library
-from tui.core import marking
-from tui.core.clock import HybridClock
-from tui.core.marks import LOG_MAX, Marks, ReviewMarks
-from tui.core.model import SECTIONS, Library
+from tests.mark_walk import MarkWalk
+from tui.core.marks import LOG_MAX, Marks
+from tui.core.model import Library
 from tui.core.search import SearchIndex
-from tui.core.undo import ReadUndo
 from tui.core.views import View
 from tui.store.state import ReadState
 from tui.ui.sidebar import SidebarCounts
@@ -39,67 +37,34 @@ def recount(library: Library, state: Marks, mute: frozenset[str], index: SearchI
     return SidebarCounts().rows(library, fresh, VIEWS, mute, index)
 
 
-def _other_instance(rng: random.Random, library: Library, clock: HybridClock) -> dict[str, ReviewMarks]:
-    """Marks another instance saved: some read or unread, some items checked, newer or older."""
-    other = Marks(clock)
-    for review in rng.sample(library.reviews, 15):
-        if rng.random() < 0.5:
-            other.set_read(review.key, rng.random() < 0.6)
-        items = [item for section in SECTIONS for item in review.items(section)]
-        if items:
-            item = rng.choice(items)
-            other.set_checked(review.key, item.key, rng.random() < 0.7, item.digest)
-    return other.reviews
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_counts_followed_equal_a_recount(library: Library, tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
-    state = ReadState(tmp_path / "state.json")
-    undo = ReadUndo()
+    walk = MarkWalk(rng, ReadState(tmp_path / "state.json"))
     index = SearchIndex()
     counts = SidebarCounts()
     mute: frozenset[str] = frozenset()
     current = library
     checks = 0
     for step in range(300):
-        review = rng.choice(current.reviews)
         action = rng.random()
-        if action < 0.35:
-            marking.toggle_read(state, undo, review)
-        elif action < 0.55:
-            items = [item for section in SECTIONS for item in review.items(section)]
-            if items:
-                marking.set_checked(state, review, rng.choice(items).key, rng.random() < 0.8)
-        elif action < 0.6:  # the whole checklist: out of the unchecked view
-            for item in review.checklist:
-                marking.set_checked(state, review, item.key, True)
-        elif action < 0.68:
-            undo.undo(state)
-        elif action < 0.74:
-            marking.mark_read(state, undo, rng.sample(current.reviews, 20))
-        elif action < 0.8:  # another instance's marks, merged by a save
-            state.merge(_other_instance(rng, current, HybridClock()))
-        elif action < 0.84:
-            state.set_read(f"gone/repo#{step}", True)  # a review the library does not hold
+        if action < 0.8:
+            walk.step(current.reviews, step)
         elif action < 0.88:
             mute = frozenset(rng.sample(sorted(current.tags), rng.randint(0, 2)))
-        elif action < 0.92:  # a reload: a file gone, or back
+        elif action < 0.95:  # a reload: a file gone, or back
             files = dict(library.files)
             for path in rng.sample(sorted(files), 3):
                 del files[path]
             current = rng.choice([library, Library.build(files, [])])
-        elif action < 0.95:  # the state read anew (another start)
-            state.save()
-            state = ReadState(state.path)
-            state.load()
-            undo = ReadUndo()
         else:
             counts.forget()  # the views changed
         if rng.random() < 0.5:  # asked after some changes only, as the screen does
-            assert counts.rows(current, state, VIEWS, mute, index) == recount(current, state, mute, index)
+            assert counts.rows(current, walk.state, VIEWS, mute, index) == recount(
+                current, walk.state, mute, index
+            )
             checks += 1
-    assert counts.rows(current, state, VIEWS, mute, index) == recount(current, state, mute, index)
+    assert counts.rows(current, walk.state, VIEWS, mute, index) == recount(current, walk.state, mute, index)
     assert checks > 100
 
 

@@ -12,17 +12,15 @@ from pathlib import Path
 import pytest
 
 from tests.bench_corpus import generate, generated_library
+from tests.mark_walk import MarkWalk
 from tui import __version__
-from tui.core import marking
-from tui.core.clock import HybridClock
 from tui.core.marks import LOG_MAX, Marks
-from tui.core.model import SECTIONS, Library
+from tui.core.model import Library
 from tui.core.readmask import ReadMask, TableCounts
 from tui.core.row_filters import view_members
 from tui.core.rows import Rows
 from tui.core.search import SearchIndex
 from tui.core.table import ReviewTable
-from tui.core.undo import ReadUndo
 from tui.core.views import View
 from tui.load.cache import ParseCache
 from tui.load.library import load_library
@@ -136,54 +134,22 @@ def test_a_mute_that_hides_a_whole_repo(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_counts_followed_mark_by_mark_equal_a_recount(library: Library, tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
-    state = ReadState(tmp_path / "state.json")
-    undo = ReadUndo()
+    walk = MarkWalk(rng, ReadState(tmp_path / "state.json"))
     table = library.table()
     mute = frozenset({"rocm"}) if seed % 2 else frozenset()
     views = member_rows(library, table, mute)
-    counts = TableCounts(table, state, mute, views, UNCHECKED)
+    counts = TableCounts(table, walk.state, mute, views, UNCHECKED)
     checks = 0
     for step in range(250):
-        review = rng.choice(library.reviews)
-        action = rng.random()
-        if action < 0.35:
-            marking.toggle_read(state, undo, review)
-        elif action < 0.45:
-            items = [item for section in SECTIONS for item in review.items(section)]
-            if items:
-                marking.set_checked(state, review, rng.choice(items).key, rng.random() < 0.8)
-        elif action < 0.5:  # the whole checklist: out of the unchecked views
-            for item in review.checklist:
-                marking.set_checked(state, review, item.key, True)
-        elif action < 0.6:
-            undo.undo(state)
-        elif action < 0.7:
-            marking.mark_read(state, undo, rng.sample(library.reviews, 20))
-        elif action < 0.78:  # another instance's marks, merged by a save
-            other = Marks(HybridClock())
-            for theirs in rng.sample(library.reviews, 10):
-                other.set_read(theirs.key, rng.random() < 0.6)
-                if theirs.checklist:
-                    other.set_checked(theirs.key, theirs.checklist[0].key, rng.random() < 0.7)
-            state.merge(other.reviews)
-        elif action < 0.84:
-            state.set_read(f"gone/repo#{step}", True)  # a review the table does not hold
-        elif action < 0.88:  # the state read anew (another start): counted again
-            state.save()
-            state = ReadState(state.path)
-            state.load()
-            undo = ReadUndo()
-        elif action < 0.9:
-            marking.toggle_read(state, undo, review)
-            marking.toggle_read(state, undo, review)  # and back: nothing changed
+        walk.step(library.reviews, step)
         if rng.random() < 0.5:
-            counts.follow(state)
-            expected = sidebar(library, state, mute, VIEWS)
+            counts.follow(walk.state)
+            expected = sidebar(library, walk.state, mute, VIEWS)
             assert table_rows(counts) == expected
-            assert table_rows(TableCounts(table, state, mute, views, UNCHECKED)) == expected
+            assert table_rows(TableCounts(table, walk.state, mute, views, UNCHECKED)) == expected
             checks += 1
-    counts.follow(state)
-    assert table_rows(counts) == sidebar(library, state, mute, VIEWS)
+    counts.follow(walk.state)
+    assert table_rows(counts) == sidebar(library, walk.state, mute, VIEWS)
     assert checks > 80
 
 
