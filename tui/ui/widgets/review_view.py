@@ -294,27 +294,31 @@ class ReviewView(Pane, can_focus=True):
         width = self._layout_width
         if width < 0 or review is self.review:
             return
-        shown = Shown(
-            review.checklist,
-            checked,
-            read,
-            changes,
-            stale,
-            self.hint_keys,
-            self.terms,
-            self.resolved_refs if refs is None else refs,
-            self.app.no_color,
+        shown = self._shown()._replace(checklist=review.checklist, checked=checked, read=read)
+        shown = shown._replace(
+            changes=changes, stale=stale, refs=self.resolved_refs if refs is None else refs
         )
         if self._ahead.has(review, shown, width):
             return
         laid = self._layout(review, shown, width)
         self._ahead.add(review, shown, width, laid)
-        height = self.scrollable_content_region.height
-        cursor = 0 if self.has_focus else None  # where `show` puts it
-        cache = self._styles_cache
+        self._style_ahead(laid.lines, 0, 0 if self.has_focus else None, None)  # where `show` puts them
+
+    def open_ahead(self) -> None:
+        """Style the review shown as it is drawn once the pane has the focus
+        (`enter`: its cursor's lines), in the look it has now: what lies
+        between the borders is then kept, and `enter` only borders it anew."""
+        if self._layout_width >= 0 and not self.has_focus:
+            current = None if self.current_match is None else self.match_lines[self.current_match]
+            self._style_ahead(self._lines, self.scroll_offset.y, self.cursor, current)
+
+    def _style_ahead(self, lines: list[Line], top: int, cursor: int | None, current: int | None) -> None:
+        """A screenful of `lines` from `top`, styled now (`KeptLines.style_ahead`)."""
+        cache, width = self._styles_cache, self._layout_width
         if isinstance(cache, KeptLines):
+            height = self.scrollable_content_region.height
             cache.style_ahead(
-                self, [self._strip(laid.lines, row, 0, width, cursor, None) for row in range(height)]
+                self, [self._strip(lines, top + y, 0, width, cursor, current) for y in range(height)]
             )
 
     def _shown(self) -> Shown:
