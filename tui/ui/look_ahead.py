@@ -10,12 +10,13 @@ one finds it done. `enter` shows the same review with the cursor on it: its
 cursor's lines are styled ahead too (`ReviewView.open_ahead`).
 
 The review a press of the same key shows next (the next row after j, a page
-on after a page key, the next tag after j in the tags pane) is laid out right
-after the frame; the others (the row the other way, a page either way, the
-next verdict's list, the cursor's lines for `enter`) one a turn of the loop
-once no key or mouse event has come for `REST_AFTER_S`: a held key pays for
-the one its next press shows, and a key that follows another (`enter` after
-`j`) does not share its frame with the first key's look-ahead. Nothing is
+on after a page key, the next tag after j in the tags pane, the next
+verdict's after `v`) is laid out right after the frame, with the cursor's
+lines for `enter` (~1 ms); the others (the row the other way, a page either
+way, the next verdict's list) one a turn of the loop once no key or mouse
+event has come for `REST_AFTER_S`: a held key pays for the one its next
+press shows, and a key that follows another (`enter` after `j`) does not
+wait for a layout of the first key's look-ahead. Nothing is
 looked ahead while the search box has the focus (its scan has the idle time),
 nor from the review pane (its keys move its cursor, not the list's).
 
@@ -39,9 +40,11 @@ from tui.ui.ref_keys import RefKeys, openable
 LOOK_AHEAD = True
 """Lay out the reviews the next keys would show in idle time (off: each when shown)."""
 
-REST_AFTER_S = 0.05
+REST_AFTER_S = 0.2
 """How long no input must have come before the reviews a press of another
-key would show are laid out (one a turn of the loop)."""
+key would show are laid out (one a turn of the loop): longer than the gap
+between two keys pressed one after the other (`j` then `enter`), so that
+the second does not wait for a layout of the first's look-ahead."""
 
 _Step = Callable[[], None]
 
@@ -51,6 +54,7 @@ class LookAhead(RefKeys):
     _tag_before: int | None = None
     _ahead_planned = False
     _ahead_turn = 0  # a newer plan stops the steps of an older one
+    _by_verdict = False  # the last change of the filters was the verdict's (`v`)
 
     def watch_current_key(self) -> None:
         super().watch_current_key()
@@ -58,6 +62,7 @@ class LookAhead(RefKeys):
 
     def watch_filters(self, old: Filters, new: Filters) -> None:
         super().watch_filters(old, new)
+        self._by_verdict = new != old and new == old._replace(verdict=new.verdict)  # `v`: again, likely
         self._plan_ahead()  # a tag switch or `v` that kept the review shown
 
     def _plan_ahead(self) -> None:
@@ -72,20 +77,27 @@ class LookAhead(RefKeys):
         self._ahead_turn += 1
         if not self.is_attached:
             return
-        steps = self._steps()
-        if steps:
-            steps[0]()
-            self._rest(self._ahead_turn, steps[1:])
+        now, rest = self._steps()
+        for step in now:
+            step()
+        self._rest(self._ahead_turn, rest)
 
-    def _steps(self) -> list[_Step]:
-        """What to lay out, for the pane with the focus, the likeliest first."""
+    def _steps(self) -> tuple[list[_Step], list[_Step]]:
+        """What to lay out now and what once input is quiet, for the pane with
+        the focus: now, what the same key pressed again shows (and, from the
+        list, the cursor's lines for `enter`: ~1 ms)."""
         if self.search_bar.typing or self._table_pending() is not None:
-            return []
+            return [], []
         if self.focused is self.review_list:
-            return self._list_steps()
+            steps = self._list_steps()
+            if self._by_verdict and steps:  # `v` again, before j
+                steps.insert(0, steps.pop())
+            self._by_verdict = False
+            return [*steps[:1], self.review_view.open_ahead], steps[1:]
         if self.focused is self.tag_list:
-            return self._tag_steps()
-        return []
+            steps = self._tag_steps()
+            return steps[:1], steps[1:]
+        return [], []
 
     def _list_steps(self) -> list[_Step]:
         listing = self.review_list
@@ -100,7 +112,6 @@ class LookAhead(RefKeys):
         count = len(listing.reviews)
         wanted = list(dict.fromkeys(n for n in rows if 0 <= n < count and n != row))
         steps: list[_Step] = [partial(self._row_ahead, n) for n in wanted]
-        steps.insert(1, self.review_view.open_ahead)  # `enter`
         steps.append(partial(self._listed_ahead, self.filters.next_verdict()))  # `v`
         return steps
 
