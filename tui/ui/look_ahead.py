@@ -10,10 +10,11 @@ one finds it done. `enter` shows the same review with the cursor on it: its
 cursor's lines are styled ahead too (`ReviewView.open_ahead`).
 
 The review a press of the same key shows next (the next row after j, a page
-on after a page key, the next tag after j in the tags pane, the next
-verdict's after `v`) is laid out right after the frame, with the cursor's
-lines for `enter` (~1 ms); the others (the row the other way, a page either
-way, the next verdict's list) one a turn of the loop once no key or mouse
+on after a page key, the next tag after j in the tags pane) is laid out
+right after the frame, with the cursor's lines for `enter` (~1 ms); the
+others (the row the other way, a page either way, the next verdict's list:
+listing it costs up to ~15 ms at 100,000, too much right after each `v`'s
+frame) one a turn of the loop once no key or mouse
 event has come for `REST_AFTER_S`: a held key pays for the one its next
 press shows, and a key that follows another (`enter` after `j`) does not
 wait for a layout of the first key's look-ahead. Nothing is
@@ -54,7 +55,6 @@ class LookAhead(RefKeys):
     _tag_before: int | None = None
     _ahead_planned = False
     _ahead_turn = 0  # a newer plan stops the steps of an older one
-    _by_verdict = False  # the last change of the filters was the verdict's (`v`)
 
     def watch_current_key(self) -> None:
         super().watch_current_key()
@@ -62,7 +62,6 @@ class LookAhead(RefKeys):
 
     def watch_filters(self, old: Filters, new: Filters) -> None:
         super().watch_filters(old, new)
-        self._by_verdict = new != old and new == old._replace(verdict=new.verdict)  # `v`: again, likely
         self._plan_ahead()  # a tag switch or `v` that kept the review shown
 
     def _plan_ahead(self) -> None:
@@ -90,9 +89,6 @@ class LookAhead(RefKeys):
             return [], []
         if self.focused is self.review_list:
             steps = self._list_steps()
-            if self._by_verdict and steps:  # `v` again, before j
-                steps.insert(0, steps.pop())
-            self._by_verdict = False
             return [*steps[:1], self.review_view.open_ahead], steps[1:]
         if self.focused is self.tag_list:
             steps = self._tag_steps()
