@@ -151,6 +151,11 @@ def note_input() -> None:
     _last_input = time.monotonic()
 
 
+def input_quiet_for() -> float:
+    """Seconds since the last key or mouse event."""
+    return time.monotonic() - _last_input
+
+
 def quiet_left() -> float:
     """Seconds until input will have been quiet for `QUIET_S` (0: it has)."""
     return max(0.0, _last_input + QUIET_S - time.monotonic())

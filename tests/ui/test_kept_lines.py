@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.strip import Strip
 from textual.widget import Widget
 
 from tests.app_helpers import make_app, settled
 from tests.redraw import drawn, drawn_as_new, kept_caches
+from tui.ui import look_ahead
 from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -99,11 +101,15 @@ async def test_focus_moving_back_reuses_both_looks(tmp_path: Path) -> None:
         assert sum(again[y] is listed[y] for y in content) >= len(content) - 2
 
 
-async def test_a_review_focused_first_is_given_new_borders_not_styled_again(tmp_path: Path) -> None:
+async def test_a_review_focused_first_is_given_new_borders_not_styled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`enter` on a review shown but never focused: its lines' insides are
     the ones styled for the list's preview, put between the focused borders
-    (Textual styles the first line, and the cursor's), and the screen is as
-    if drawn anew."""
+    (Textual styles the first line, and the cursor's: with no look-ahead,
+    which styles the cursor's ahead, tests/ui/test_look_ahead.py), and the
+    screen is as if drawn anew."""
+    monkeypatch.setattr(look_ahead, "LOOK_AHEAD", False)
     app = make_app(tmp_path)
     async with app.run_test(size=(110, 32)) as pilot:
         await settled(app, pilot)

@@ -101,19 +101,20 @@ class ReaderPanes(MainScreen):
     def checked(self, review: Review) -> frozenset[str]:
         return checked_items(self.state, review)
 
-    def _visible(self, found: list[Review] | None = None) -> Sequence[Review]:
+    def _visible(self, found: list[Review] | None = None, under: Filters | None = None) -> Sequence[Review]:
         """The reviews listed: one pass over the tag's reviews. The open review
         stays listed after it is marked read or checked, so the list does not
         jump under the reader's cursor. `found`: the first matches of a search
-        still running (tui.ui.search_keys), to pass the other filters."""
+        still running (tui.ui.search_keys), to pass the other filters. `under`:
+        the filters to list by, if not the screen's (what a key would list:
+        tui.ui.look_ahead)."""
+        under = self.filters if under is None else under
         table = self._table_pending()
         if table is not None and found is None:
-            listed = self.table_rows.listed(
-                table, self.state, self.filters, self.views, self.mute, self.current_key
-            )
+            listed = self.table_rows.listed(table, self.state, under, self.views, self.mute, self.current_key)
             if listed is not None:
                 return listed
-        source, filters = self._source_and_filters()
+        source, filters = self._source_and_filters(under)
         reviews = self.library.reviews  # made now, if a table's index was not yet (a search)
         if self._narrowed_for is not reviews:  # what was kept narrowed the library before
             self.narrowed.clear()
@@ -125,7 +126,7 @@ class ReaderPanes(MainScreen):
             filters,
             is_read=self.state.is_read,
             read_keys=self.state.read_set,
-            marked=self._marked() if self.filters.unchecked else None,
+            marked=self._marked() if under.unchecked else None,
             checked=self.checked,
             index=self.search_index,
             keep=self.current_key,
@@ -152,7 +153,7 @@ class ReaderPanes(MainScreen):
         `filters`: the filters to list by, if not the screen's own yet."""
         filters = self.filters if filters is None else filters
         if not filters.tag.startswith(VIEW_PREFIX):
-            return self._source(), filters
+            return self._source(filters.tag), filters
         name = filters.tag.removeprefix(VIEW_PREFIX)
         view = self.views.get(name)
         if view is None or (view.tags, view.verdicts, view.repos) != (
@@ -160,18 +161,18 @@ class ReaderPanes(MainScreen):
             filters.verdicts,
             filters.repos,
         ):
-            return self._source(), filters
+            return self._source(filters.tag), filters
         if view.search and filters.query != view.search:
-            return self._source(), filters
+            return self._source(filters.tag), filters
         members = self.sidebar.members(name, self.library, self.views, self.mute, self.search_index)
         if members is None:
-            return self._source(), filters
+            return self._source(filters.tag), filters
         rest = filters._replace(tags=frozenset(), verdicts=frozenset(), repos=frozenset())
         return members, rest._replace(query="") if view.search else rest
 
-    def _source(self) -> list[Review]:
-        """The reviews under the tag, before the other filters."""
-        tag = self.filters.tag
+    def _source(self, tag: str | None = None) -> list[Review]:
+        """The reviews under the tag (the screen's, or `tag`), before the other filters."""
+        tag = self.filters.tag if tag is None else tag
         # Muted reviews are listed under their own tags only.
         return self.library.under(tag) if is_real_tag(tag) else self._unmuted()
 

@@ -29,9 +29,9 @@ from tui.core.model import FileUpdate, Library, Problem
 from tui.i18n import words
 from tui.ui import presenting
 from tui.ui.bindings import READER_BINDINGS
+from tui.ui.look_ahead import LookAhead
 from tui.ui.marks_sync import MarksSync
 from tui.ui.panes import PANES
-from tui.ui.ref_keys import RefKeys
 from tui.ui.search_keys import SearchKeys
 from tui.ui.view_keys import ViewKeys
 from tui.ui.widgets.code_pane import CodePane
@@ -48,7 +48,7 @@ NARROW = 72
 """Below this many columns one pane is shown at a time."""
 
 
-class ReaderScreen(SearchKeys, RefKeys, ViewKeys):  # ViewKeys is a MarkKeys
+class ReaderScreen(SearchKeys, LookAhead, ViewKeys):  # ViewKeys is a MarkKeys, LookAhead a RefKeys
     BINDINGS = READER_BINDINGS  # see tui/ui/bindings.py
     COMMANDS = ViewKeys.COMMANDS  # the views and the mutes in the palette
 

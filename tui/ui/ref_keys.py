@@ -67,7 +67,7 @@ class RefKeys(MarkKeys):
             self.close_code(focus=False)  # another review: the file was this one's
         if review is not None:
             refs = self.clones.refs_of(review) or self.clones.last_of(review.key)
-            self.review_view.resolved_refs = _openable(refs)
+            self.review_view.resolved_refs = openable(refs)
         super()._refresh_review()
         if review is not None:
             self.call_after_refresh(self._want_refs, review)
@@ -79,7 +79,7 @@ class RefKeys(MarkKeys):
     def _refs_resolved(self, refs: ReviewRefs) -> None:
         if refs.review_key != self.current_key:
             return
-        self.review_view.set_refs(_openable(refs))
+        self.review_view.set_refs(openable(refs))
         if self._pending is not None and self._pending[0] == refs.review_key:
             _, place, index = self._pending
             self._pending = None
@@ -290,7 +290,7 @@ class RefKeys(MarkKeys):
         self.app.push_screen(DiffScreen(title, parts))
 
 
-def _openable(refs: ReviewRefs | None) -> frozenset[str]:
+def openable(refs: ReviewRefs | None) -> frozenset[str]:
     if refs is None:
         return frozenset()
     return frozenset(r.ref.text for r in refs.resolutions if r.status in OPENS)

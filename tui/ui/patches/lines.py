@@ -28,8 +28,8 @@ the screen ever differs from one drawn with nothing kept.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.segment import Segment
 from rich.terminal_theme import TerminalTheme
@@ -40,6 +40,9 @@ from textual.css.styles import StylesBase
 from textual.geometry import Size, Spacing
 from textual.strip import Strip
 from textual.style import Style
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 _Label = tuple[Content, Color, Color, Style] | None
 _Args = tuple[StylesBase, int, Size, Size, Spacing, Color, Color]
@@ -155,6 +158,45 @@ class KeptLines(StylesCache):
         if len(kept) > self.KEPT:
             del kept[next(iter(kept))]
         return strip
+
+    def style_ahead(self, widget: Widget, contents: Sequence[Strip]) -> None:
+        """Style `contents`, the content lines `widget` would draw from its
+        top, in its look now, and keep them (and their filtered strips) for a
+        frame to come: what a key will show next (the next review) is styled
+        in idle time, not in the key's frame. Lines kept already are left."""
+        base_background, background = widget.background_colors
+        styles, app = widget.styles, widget.app
+        size, content_size, padding = widget.region.size, widget.content_region.size, styles.padding
+        looks = (base_background, background, widget.opacity, app.ansi_theme, app.native_ansi_color)
+        frame = _frame_of(styles, size, content_size, padding, *looks)
+        rest = (None, None, widget.opacity, app.ansi_theme, app.native_ansi_color)
+        filters = widget.get_line_filters()
+        kept = self.kept
+        self._borders = None
+        try:
+            for n, content in enumerate(contents[: min(frame.content_height, frame.end - frame.first)]):
+                key = (tuple(content), content.cell_length, frame.look)
+                try:
+                    if key in kept:
+                        continue
+                except TypeError:  # a segment's control codes in a list: not kept
+                    continue
+                args = (
+                    styles,
+                    frame.gutter_top + n,
+                    size,
+                    content_size,
+                    padding,
+                    base_background,
+                    background,
+                )
+                strip = kept[key] = self._styled(content, key, frame, args, rest)
+                for line_filter in filters:
+                    strip = strip.apply_filter(line_filter, background)  # kept on the strip by Textual
+                if len(kept) > self.KEPT:
+                    del kept[next(iter(kept))]
+        finally:
+            self._borders = None
 
     def _styled(
         self,

@@ -94,12 +94,15 @@ class CursorList(Pane, can_focus=True):
         """About a screenful of lines on, to the row on that line. Counted from
         the row's far edge (its first line going down, its last going up), so a
         page up undoes a page down whatever the height of the pane."""
-        if not self.row_count():
-            return
+        if self.row_count():
+            self.move_to(self.paged(direction))
+
+    def paged(self, direction: int) -> int:
+        """The row a page key in `direction` moves the highlight to (rows exist)."""
         start, end = self.row_lines(self.highlighted or 0)
         edge = start if direction > 0 else end - 1
         line = edge + direction * max(1, self.scrollable_content_region.height - 1)
-        self.move_to(self.row_at(max(0, min(line, self.line_count() - 1))))
+        return self.row_at(max(0, min(line, self.line_count() - 1)))
 
     def action_edge(self, direction: int) -> None:
         self.move_to(0 if direction < 0 else self.row_count() - 1)
