@@ -1,6 +1,6 @@
 """First paint with no parse cache, two checkouts interleaved, many rounds.
 
-    python bench/nocache_paint_ab.py A_DIR B_DIR --corpus DIR [--rounds 20]
+    python bench/nocache_paint_ab.py A_DIR B_DIR --corpus DIR [--rounds 20] [--warm]
 
 Each DIR is a checkout with its own `.venv`. Every round starts the bare app,
 then A and B (in turn first), each under the same pty as `startup.py`, with
@@ -9,7 +9,9 @@ a fresh empty cache folder, and quits each once its first frame is on screen
 wall time from the spawn to the first paint; CPU of the reader's own threads
 then (`/proc/PID/task/*/schedstat`), and of its child processes then (the
 parse workers, and any fork of theirs found under them); the 1-minute load
-average just before the spawn. Printed: medians, quartiles and the ratio to
+average just before the spawn. `--warm`: each side's cache folder is
+filled once (a start left until its parse cache is written) and kept, for
+the same figures of a warm start. Printed: medians, quartiles and the ratio to
 the bare run of the same round. Timings are never pass/fail.
 """
 
@@ -29,7 +31,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from first_paint_ab import cpu_s
-from startup import BENCH, Stream, _quit, _read, _spawn, app_checkpoints, child_env, progress
+from startup import (
+    BENCH,
+    Stream,
+    _quit,
+    _read,
+    _spawn,
+    app_checkpoints,
+    cache_filled,
+    child_env,
+    progress,
+    run_in_pty,
+)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -86,6 +99,7 @@ def main() -> int:
     parser.add_argument("b", type=Path)
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--warm", action="store_true", help="with a filled parse cache")
     args = parser.parse_args()
     sides = {"A": args.a.resolve(), "B": args.b.resolve()}
     tmp = Path(tempfile.mkdtemp(prefix="prdigest-nocache-paint-"))
@@ -94,15 +108,28 @@ def main() -> int:
         (tmp / "empty").mkdir()
         env = child_env(tmp)
         bare = [sys.executable, str(BENCH / "bare_app.py")]
+
+        def argv_of(side: str) -> list[str]:
+            exe = str(sides[side] / ".venv" / "bin" / "prdigest-tui")
+            state = str(tmp / f"state-{side}.json")
+            return [exe, "--lang", "en", "--no-watch", "--state", state, str(args.corpus.resolve())]
+
+        if args.warm:
+            count = sum(p.read_bytes().count(b"\n  - title:") for p in args.corpus.rglob("*.yaml"))
+            for side in sides:
+                home = tmp / "caches" / side
+                run_env = {**env, "XDG_CACHE_HOME": str(home)}
+                checkpoints = app_checkpoints(count)
+                run_in_pty(argv_of(side), tmp / "empty", run_env, checkpoints, b"q", None, cache_filled(home))
+                run_in_pty(argv_of(side), tmp / "empty", run_env, checkpoints, b"q")  # the table, too
         for n in range(args.rounds):
             runs["bare"].append(one_run(bare, tmp / "empty", env, True))
             for side in ("A", "B") if n % 2 == 0 else ("B", "A"):
                 home = tmp / "caches" / side
-                shutil.rmtree(home, ignore_errors=True)
-                exe = str(sides[side] / ".venv" / "bin" / "prdigest-tui")
-                argv = [exe, "--lang", "en", "--no-watch", "--state", str(tmp / f"state-{side}.json")]
+                if not args.warm:
+                    shutil.rmtree(home, ignore_errors=True)
                 run_env = {**env, "XDG_CACHE_HOME": str(home)}
-                runs[side].append(one_run([*argv, str(args.corpus.resolve())], tmp / "empty", run_env, False))
+                runs[side].append(one_run(argv_of(side), tmp / "empty", run_env, False))
             progress(
                 f"round {n + 1}: bare {runs['bare'][-1]['paint']:.3f}, A {runs['A'][-1]['paint']:.3f} "
                 f"(CPU {runs['A'][-1]['cpu']:.3f} + workers {runs['A'][-1]['kids_cpu']:.3f}), "
@@ -111,7 +138,8 @@ def main() -> int:
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"A = {sides['A']}\nB = {sides['B']}\ncorpus = {args.corpus}, {args.rounds} rounds\n")
+    condition = "warm" if args.warm else "no parse cache"
+    print(f"A = {sides['A']}\nB = {sides['B']}\ncorpus = {args.corpus}, {condition}, {args.rounds} rounds\n")
     print(
         "| who | paint median (quartiles) | ÷ bare, median (quartiles) | CPU at paint | workers' CPU at paint | load avg |"
     )
