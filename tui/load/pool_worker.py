@@ -1,7 +1,8 @@
 """A pool worker's life (`python -m tui.load.workers --pool`, see `tui.load.pool`):
 its files from standard input, then tasks until there are none, each answered
-on standard output; and, for the first of the walking workers, the workers it
-forks once the reader has drawn (`tui.load.pool.FORK_FD`).
+on standard output; and, for the first of the walking workers, its stand-in
+until the reader has drawn (`tui.load.pool_stand_in`) and the workers it forks
+once the reader has drawn (`tui.load.pool.FORK_FD`).
 
 A fork, not a fresh interpreter: the second worker is needed only once the
 reader has drawn its first frame (until then the reader needs the other core),
@@ -10,7 +11,8 @@ for a fresh one, bench/README.md) and its walk so far: the fork takes tasks at
 once. It shares nothing that two writers would spoil: a journal of its own
 (named after its pid), its own answers' pipe, the tasks' pipe (each read of a
 task number is atomic). Its first frame is its pid (`FORKED`), so the reader
-can end it with the load; the first worker reaps it before its own end.
+can end it with the load; the first worker reaps it before its own end. The
+stand-in is such a fork too, made after the first frame's files are answered.
 """
 
 from __future__ import annotations
