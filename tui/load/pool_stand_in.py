@@ -4,8 +4,8 @@ With no parse cache, the first worker (`tui.load.pool_worker`) starts with the
 command line and parses while the reader imports Textual and draws its first
 frame. The machine has two cores, or fewer free ones: a worker parsing at the
 reader's priority takes CPU time from the reader exactly when it is the one
-the user waits for (on a busy machine the first paint came 2.4 times the bare
-app's, against 1.5 with the worker at a lower priority; bench/README.md).
+the user waits for (at 100,000 reviews on a busy machine the first paint came
+2.55 times the bare app's, against 1.64 with the stand-in; bench/README.md).
 
 So once the first worker has answered the first frame's files (the reader
 waits for those, at its own priority), it forks a stand-in that lowers its own
