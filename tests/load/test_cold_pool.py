@@ -58,9 +58,10 @@ def cold_in_a_new_process(path: Path) -> bool:
 
 
 def journal_size(cache: ParseCache, pool: Pool) -> int:
+    """What the workers parsed so far: every journal's size (the first
+    worker's, and its stand-in's, `tui.load.pool_stand_in`)."""
     assert cache.path is not None
-    pid = pool.workers[0][0]
-    return sum(j.stat().st_size for j in journals(cache.path) if f".{pid}-" in j.name)
+    return sum(j.stat().st_size for j in journals(cache.path))
 
 
 def a_tree(tmp_path: Path) -> tuple[Path, list[Path]]:
@@ -119,8 +120,8 @@ def test_on_a_cold_disk_the_first_worker_waits_for_the_first_frame(tmp_path: Pat
 
 
 def goes_on_without_the_reader(root: Path, files: list[Path], cache: ParseCache) -> None:
-    """The first worker takes a task after its first answer while the reader
-    has not drawn (`Pool.go` is not called): it did not wait. A wait would
+    """A task is parsed after the first worker's first answer while the reader
+    has not drawn (`Pool.go` is not called), by its stand-in: it did not wait. A wait would
     last `LONG_WAIT_S`, far longer than a loaded machine's slowest start."""
     pool = start_walking_pool(
         [root], files[:4], cache.path, cache.version_key, workers=2, early=1, go_wait=LONG_WAIT_S

@@ -18,6 +18,7 @@ from tui.load.discover import discover
 from tui.load.journal import journals
 from tui.load.parse import load_paths
 from tui.load.pool import Pool, collect, start_walking_pool
+from tui.load.pool_stand_in import NICE as STAND_IN_NICE
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_spawn") or not hasattr(os, "fork") or not Path("/proc/self").is_dir(),
@@ -118,27 +119,58 @@ def test_once_the_reader_has_drawn_the_first_worker_forks_the_second(tmp_path: P
     assert left == []
     assert got == as_checked(root)
     writers = journal_pids(cache)
-    assert spawned in writers and len(writers) == 2, writers
-    (fork,) = set(writers) - {spawned}
-    assert writers[fork] > 0  # it parsed tasks
-    assert parents == {fork: spawned}
-    assert not running(fork) and not running(spawned)
+    # The first worker, its fork, and its stand-in if it took a task before `collect` said "drawn".
+    assert spawned in writers and len(writers) in (2, 3), writers
+    assert set(parents.values()) == {spawned}
+    assert sum(writers.values()) > writers[spawned]  # the others parsed tasks
+    assert not any(running(pid) for pid in writers)
 
 
-def test_no_fork_before_the_reader_has_drawn(tmp_path: Path) -> None:
-    """Until the reader says it has drawn, the first worker parses alone:
-    its journal grows, no other process writes one."""
-    _, cache, pool, _ = started(tmp_path, 3000)
+def priority(pid: int) -> int:
+    return os.getpriority(os.PRIO_PROCESS, pid)
+
+
+def test_until_the_reader_has_drawn_a_stand_in_parses_at_a_lower_priority(tmp_path: Path) -> None:
+    """Until the reader says it has drawn, the tasks are parsed by one
+    process, a fork of the first worker at a lower priority; the first worker
+    keeps the reader's priority and waits. Once the reader has drawn, the
+    stand-in ends and the first worker and its fork parse, at the reader's
+    priority; every file is answered once, as `check` reads it."""
+    root, cache, pool, got = started(tmp_path, 3000)
     (spawned,) = [pid for pid, _ in pool.workers]
+    mine = priority(0)
     try:
-        wait_until(lambda: journal_pids(cache).get(spawned, 0) > 0, "the first worker never parsed a task")
-        first = journal_pids(cache)[spawned]
-        wait_until(lambda: journal_pids(cache)[spawned] > first, "the first worker stopped parsing")
-        assert set(journal_pids(cache)) == {spawned}
+        wait_until(lambda: set(journal_pids(cache)) - {spawned}, "nobody parsed a task")
+        (stand_in,) = set(journal_pids(cache)) - {spawned}
+        assert parent_of(stand_in) == spawned
+        assert priority(stand_in) == min(19, mine + STAND_IN_NICE) > mine
+        assert priority(spawned) == mine
+        first_worker, so_far = journal_pids(cache)[spawned], journal_pids(cache)[stand_in]
+        wait_until(lambda: journal_pids(cache)[stand_in] > so_far, "the stand-in stopped parsing")
+        assert journal_pids(cache)[spawned] == first_worker  # it waits for the reader
+        assert set(journal_pids(cache)) == {spawned, stand_in}  # and has forked nobody else
+        seen: dict[int, int] = {}
+
+        async def load() -> list[Path]:
+            task = asyncio.create_task(collect(pool, receiver(got)))  # the reader has drawn
+            while not task.done():
+                for pid in set(journal_pids(cache)) - {stand_in}:
+                    if running(pid):
+                        seen[pid] = priority(pid)
+                await asyncio.sleep(0.005)
+            return await task
+
+        left = asyncio.run(load())
     finally:
         pool.stop()
-    assert set(journal_pids(cache)) == {spawned}
-    assert not running(spawned)
+    assert left == []
+    assert got == as_checked(root)
+    writers = journal_pids(cache)
+    assert len(writers) == 3 and writers[spawned] > first_worker  # the first worker parsed tasks
+    (fork,) = set(writers) - {spawned, stand_in}
+    assert writers[fork] > 0
+    assert seen == {spawned: mine, fork: mine}
+    assert not any(running(pid) for pid in writers)
 
 
 def test_a_cancelled_load_ends_the_fork_too(tmp_path: Path) -> None:
@@ -165,8 +197,10 @@ def test_a_cancelled_load_ends_the_fork_too(tmp_path: Path) -> None:
         asyncio.run(load_then_quit())
     finally:
         pool.stop()
-    (fork,) = forks
-    wait_until(lambda: not running(fork), "the fork still parses after the load was cancelled", 10)
+    for fork in forks:  # the fork made at the reader's word, and its stand-in if it had taken a task
+        wait_until(
+            lambda fork=fork: not running(fork), "a fork still parses after the load was cancelled", 10
+        )
     assert not running(spawned)
     written = journal_pids(cache)
     time.sleep(0.2)

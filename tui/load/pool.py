@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tui.load.pool_spawn import TASKS_FD, close_all, fork_pipes, spawn_worker, write_tokens
+from tui.load.pool_stand_in import NICE as STAND_IN_NICE
 from tui.load.pool_wait import GO_WAIT_S, go_pipe, pipe_above
 
 POOL_CHUNK = 48
@@ -58,9 +59,11 @@ workers finish together (the files' sizes are not known: no `stat` here)."""
 EARLY = 1
 """Workers started with the command line; the others when the reader's event
 loop runs (`collect`). While the reader imports Textual and draws its first
-frame it needs a core of its own: one worker takes the other. (Niced workers
-started together would leave it that core on an idle machine, but lose it to
-any other program on a busy one.)"""
+frame it needs a core of its own: one worker takes the other, and after its
+first answer it leaves the tasks to a stand-in at a lower priority, so that
+the reader wins that core too when it wants it (`tui.load.pool_stand_in`).
+(Niced workers for the whole load would lose their cores to any other
+program on a busy machine; a process cannot raise its priority again.)"""
 WALK_CHUNK = 48
 """Files per task when the workers walk: the count is not known, so tasks do
 not shrink towards the end; a worker finishes at most one task after the other."""
@@ -227,6 +230,7 @@ def start_walking_pool(
     workers: int = 2,
     early: int = EARLY,
     go_wait: float = GO_WAIT_S,
+    nice: int = STAND_IN_NICE,
 ) -> Pool | None:
     """`start_pool` for the entry files under `roots` (as `walk` finds them),
     which each worker walks itself: nothing is walked here. The first frame's
@@ -236,21 +240,24 @@ def start_walking_pool(
     them took the disk, that worker then waits for `Pool.go`, at most
     `go_wait` seconds (`tui.load.pool_wait`). The other `workers - early`
     are forked by the first at `Pool.go` (`FORK_FD`), or spawned then if
-    their pipes cannot be made."""
+    their pipes cannot be made. Until then, the first worker's tasks are
+    parsed by its stand-in, at a priority `nice` lower (none: 0;
+    `tui.load.pool_stand_in`)."""
     if not roots or not hasattr(os, "posix_spawn"):
         return None
     pool = Pool([], [], roots=roots, skip=frozenset(map(str, first)))
     pool.first = list(first)
     walk = ("walk", [str(root) for root in roots], sorted(pool.skip), WALK_CHUNK)
     go = go_pipe()
-    forks = fork_pipes(max(0, workers - early)) if go is not None else []
+    # The stand-in's pipe, if any, is the last (`tui.load.pool_stand_in`).
+    forks = fork_pipes(max(0, workers - early) + (nice > 0)) if go is not None else []
+    nice = nice if forks else 0
     # The first worker, and it alone, is given `GO_FD` (and told how long it may wait on it), and forks.
     wait = float(go_wait) if go is not None else None
-    listing = marshal.dumps((*walk, [str(path) for path in first], wait, len(forks)))
+    listing = marshal.dumps((*walk, [str(path) for path in first], wait, len(forks), nice))
     later = marshal.dumps((*walk, [], None, 0))
-    return _start(
-        pool, listing, WALK_TOKENS, cache_path, version_key, workers - len(forks), early, later, go, forks
-    )
+    spawned = workers - (len(forks) - (nice > 0))
+    return _start(pool, listing, WALK_TOKENS, cache_path, version_key, spawned, early, later, go, forks)
 
 
 def _start(

@@ -1,7 +1,8 @@
 """A pool worker's life (`python -m tui.load.workers --pool`, see `tui.load.pool`):
 its files from standard input, then tasks until there are none, each answered
-on standard output; and, for the first of the walking workers, the workers it
-forks once the reader has drawn (`tui.load.pool.FORK_FD`).
+on standard output; and, for the first of the walking workers, its stand-in
+until the reader has drawn (`tui.load.pool_stand_in`) and the workers it forks
+once the reader has drawn (`tui.load.pool.FORK_FD`).
 
 A fork, not a fresh interpreter: the second worker is needed only once the
 reader has drawn its first frame (until then the reader needs the other core),
@@ -10,7 +11,8 @@ for a fresh one, bench/README.md) and its walk so far: the fork takes tasks at
 once. It shares nothing that two writers would spoil: a journal of its own
 (named after its pid), its own answers' pipe, the tasks' pipe (each read of a
 task number is atomic). Its first frame is its pid (`FORKED`), so the reader
-can end it with the load; the first worker reaps it before its own end.
+can end it with the load; the first worker reaps it before its own end. The
+stand-in is such a fork too, made after the first frame's files are answered.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class _Answers:
 
 def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     from tui.load.pool_files import listed, walked
+    from tui.load.pool_stand_in import drawn, start_stand_in
     from tui.load.pool_wait import GO_FD, read_from_disk, wait_if_cold
 
     spec = marshal.loads(sys.stdin.buffer.read())
@@ -66,27 +69,53 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     take = walked(*spec[1:4]) if walking else listed(*spec[1:])
     forks = spec[6] if walking and len(spec) > 6 else 0  # answers' pipes at `FORK_FD` onwards
     go_wait = spec[5] if walking else None  # None: no `GO_FD` here
+    nice = spec[7] if walking and len(spec) > 7 else 0  # the last pipe is then the stand-in's
+    forks -= 1 if nice else 0
     out = _Answers(cache_path, version_key)
+
+    def parse() -> bool:
+        """Take the next task and answer it; False at the end of the tasks."""
+        if len(token := os.read(tasks, TOKEN)) != TOKEN:
+            return False
+        chunk = int.from_bytes(token, "little")
+        names = take(chunk)
+        if not names:
+            return False  # past the end of the walk: so are the tasks still in the pipe
+        out.answer(chunk, names)
+        return True
+
+    kids: list[int] = []
+    cold = False
     if walking and spec[4]:
         cold = go_wait is not None and read_from_disk(spec[4])  # the parse then reads them from memory
         out.answer(FIRST, spec[4])  # the first frame's files, before any task
-        if go_wait is not None:  # they were on the disk alone: the reader reads its modules
-            wait_if_cold(cold, go_wait, close=not forks)
+    if nice:  # the reader has not drawn yet (`tui.load.pool_stand_in`)
+        pipe = FORK_FD + forks
+        if cold:  # this worker waits for the reader (below), and so would its stand-in
+            stand_in = None
+            with contextlib.suppress(OSError):
+                os.close(pipe)  # the reader then sees its end
+        else:
+            stand_in = start_stand_in(pipe, nice, range(FORK_FD, pipe), parse, out.forked)
+        if stand_in is not None:
+            kids.append(stand_in)
+            drawn(go_wait or 0.0)  # the word is read below, when there are workers to fork
+            if not forks:
+                with contextlib.suppress(OSError):
+                    os.close(GO_FD)
+    if go_wait is not None and not (
+        nice and kids
+    ):  # the files were on the disk alone: the reader reads its modules
+        wait_if_cold(cold, go_wait, close=not forks)
     watching = go_wait is not None and forks > 0  # for the reader's word to fork (`Pool.go`)
-    kids: list[int] = []
     try:
         while True:
             if watching and _readable(GO_FD):
                 watching = False
                 if fork_workers(forks, _went(GO_FD), kids):
                     out.forked()  # this is a fork: on with the tasks, as the others
-            if len(token := os.read(tasks, TOKEN)) != TOKEN:
+            if not parse():
                 break
-            chunk = int.from_bytes(token, "little")
-            names = take(chunk)
-            if not names:
-                break  # past the end of the walk: so are the tasks still in the pipe
-            out.answer(chunk, names)
     finally:
         if watching:  # no word came: no forks
             with contextlib.suppress(OSError):
