@@ -1,32 +1,13 @@
-"""A review laid out as lines (what `ReviewView` draws), and the reviews laid
-out ahead of being shown (`ReviewView.lay_out_ahead`), kept by what they
-were laid out for."""
+"""The reviews laid out ahead of being shown (`ReviewView.lay_out_ahead`),
+kept by what they were laid out for."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
-from typing import NamedTuple
-
-from rich.segment import Segment
-from rich.style import Style
+from collections.abc import Iterator
 
 from tui.core.model import Review
-from tui.core.search import MATCH
 from tui.ui.widgets.review_blocks import Shown
-
-
-class Line(NamedTuple):
-    segments: list[Segment]
-    item: int | None
-    fill: Style | None
-    box_end: int = 0  # cells up to the end of the checkbox, for mouse clicks
-    matches: frozenset[int] = frozenset()  # indexes of segments drawn as search matches
-
-
-class Laid(NamedTuple):
-    lines: list[Line]
-    rows: dict[int, tuple[int, int]]  # an item's first line and the line after its last
-    match_lines: list[int]
+from tui.ui.widgets.review_layout import Laid
 
 
 class Ahead:
@@ -58,7 +39,3 @@ class Ahead:
 
     def __iter__(self) -> Iterator[tuple[Review, Shown, int, Laid]]:
         return iter(self._kept)
-
-
-def is_match(style: Hashable) -> bool:
-    return isinstance(style, tuple) and len(style) == 2 and style[1] == MATCH

@@ -16,10 +16,8 @@ margin.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -31,10 +29,10 @@ from textual.strip import Strip
 
 from tui.core.changes import ReviewChanges
 from tui.core.model import NOTES, Item, Review
-from tui.core.wrap import wrap
 from tui.ui.patches.lines import KeptLines
-from tui.ui.widgets.review_ahead import Ahead, Laid, Line, is_match
-from tui.ui.widgets.review_blocks import Runs, Shown, review_blocks
+from tui.ui.widgets.review_ahead import Ahead
+from tui.ui.widgets.review_blocks import Shown
+from tui.ui.widgets.review_layout import Line, ReviewLayout
 from tui.ui.widgets.scrolling import Pane, set_virtual_size
 from tui.ui.widgets.to_screen import post_to_screen
 
@@ -151,7 +149,7 @@ class ReviewView(Pane, can_focus=True):
         self.resolved_refs: frozenset[str] = frozenset()  # ref texts found in the clone: marked
         self.match_lines: list[int] = []
         self.current_match: int | None = None  # index into match_lines
-        self._wrapped: dict[tuple, list] = {}  # (runs, width) -> wrapped lines
+        self._lay_out = ReviewLayout(self.style_of)
         self._laid_out: tuple[Review | None, Shown | None, int] = (None, None, -1)  # review, shown, width
         self._ahead = Ahead()  # reviews laid out ahead
 
@@ -247,36 +245,12 @@ class ReviewView(Pane, can_focus=True):
         self._layout_width = width
         shown = self._shown()
         self._laid_out = (self.review, shown, width)
-        laid = self._ahead.take(self.review, shown, width) or self._layout(self.review, shown, width)
+        laid = self._ahead.take(self.review, shown, width) or self._lay_out.lay_out(self.review, shown, width)
         self._lines, self._item_rows, self.match_lines = laid
         if self.current_match is not None and self.current_match >= len(laid.match_lines):
             self.current_match = None
         set_virtual_size(self, Size(width, len(laid.lines)))
         self.refresh()
-
-    def _layout(self, review: Review | None, shown: Shown, width: int) -> Laid:
-        lines: list[Line] = []
-        rows: dict[int, tuple[int, int]] = {}
-        match_lines: list[int] = []
-        for block in review_blocks(review, shown):
-            for _ in range(block.gap_before):
-                lines.append(Line([], None, None))
-            fill = Style(bgcolor=self.style_of(block.fill).bgcolor) if block.fill else None
-            prefix_width = sum(cell_len(text) for text, _ in block.prefix)
-            indent: Runs = [(" " * prefix_width, None)]
-            if block.prefix and block.prefix[0][1] == "focus-bar":
-                indent = [block.prefix[0], (" " * (prefix_width - cell_len(block.prefix[0][0])), None)]
-            start = len(lines)
-            for n, line in enumerate(self._wrap(block.runs, width - prefix_width - 1)):
-                runs = (block.prefix if n == 0 else indent) + line
-                segments = [self._segment(text, style, fill) for text, style in runs]
-                matches = frozenset(i for i, (_, style) in enumerate(runs) if is_match(style))
-                if matches:
-                    match_lines.append(len(lines))
-                lines.append(Line(segments, block.item, fill, prefix_width, matches))
-            if block.item is not None:
-                rows[block.item] = (start, len(lines))
-        return Laid(lines, rows, match_lines)
 
     def lay_out_ahead(
         self,
@@ -300,7 +274,7 @@ class ReviewView(Pane, can_focus=True):
         )
         if self._ahead.has(review, shown, width):
             return
-        laid = self._layout(review, shown, width)
+        laid = self._lay_out.lay_out(review, shown, width)
         self._ahead.add(review, shown, width, laid)
         self._style_ahead(laid.lines, 0, 0 if self.has_focus else None, None)  # where `show` puts them
 
@@ -333,23 +307,6 @@ class ReviewView(Pane, can_focus=True):
             self.resolved_refs,
             self.app.no_color,
         )
-
-    def _wrap(self, runs: list[tuple[str, Hashable]], width: int) -> list:
-        """`wrap`, remembered: a mark, a focus move or a reload lays the same
-        review out again, and wrapping is most of what that costs."""
-        key = (tuple(runs), width)
-        lines = self._wrapped.get(key)
-        if lines is None:
-            if len(self._wrapped) > 4096:
-                self._wrapped.clear()
-            lines = self._wrapped[key] = wrap(runs, width, keep_whole={"code", "ref"})
-        return lines
-
-    def _segment(self, text: str, style: Hashable, fill: Style | None) -> Segment:
-        rich_style = self.style_of(style)
-        if fill is not None:
-            rich_style = fill + rich_style
-        return Segment(text, rich_style)
 
     def on_resize(self, event: events.Resize) -> None:
         if self.scrollable_content_region.width != self._layout_width:
