@@ -7,6 +7,7 @@ borders the review's lines anew without styling them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,20 @@ KEYS = [
 def drawn(app: App) -> list[tuple[str, object]]:
     """Every segment on screen with its style."""
     return [(s.text, s.style) for strip in app.screen._compositor.render_strips() for s in strip]
+
+
+def record_frames(app: App, sample: Callable[[], tuple]) -> list[tuple]:
+    """`sample()` taken at each frame the app draws, in order."""
+    frames: list[tuple] = []
+    display = app._display
+
+    def recording(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            frames.append(sample())
+
+    app._display = recording  # type: ignore[method-assign]
+    return frames
 
 
 async def screens(tmp_path: Path) -> list[tuple[str, list[tuple[str, object]]]]:
@@ -60,20 +75,13 @@ async def test_a_page_keys_review_is_styled_before_the_key(
 ) -> None:
     monkeypatch.setattr(look_ahead, "REST_AFTER_S", 0.0)  # every neighbour at once: the pauses see them all
     app = make_app(tmp_path)
-    frames: list[tuple[object, int]] = []  # each frame: the review shown, lines the view styled by then
-    display = app._display
     async with app.run_test(size=(110, 32)) as pilot:
         await settled(app, pilot)
         view = app.query_one(ReviewView)
         cache = view._styles_cache
         assert isinstance(cache, KeptLines)
-
-        def recording(screen, renderable) -> None:
-            display(screen, renderable)
-            if renderable is not None:
-                frames.append((view.review, cache.styled))
-
-        app._display = recording  # type: ignore[method-assign]
+        # each frame: the review shown, lines the view styled by then
+        frames = record_frames(app, lambda: (view.review, cache.styled))
         await pilot.press("j")  # a review away from the first: its neighbours are laid out after
         for key in ("pagedown", "pageup", "pagedown", "k"):
             await pilot.pause()
@@ -113,21 +121,13 @@ async def styled_on_keys(tmp_path: Path, setup: list[str], keys: list[str]) -> l
     pane styled and bordered anew by the key's first frame that shows another
     review or the pane focused, and whether such a frame came."""
     app = make_app(tmp_path)
-    frames: list[tuple[object, bool, int, int]] = []
-    display = app._display
     out = []
     async with app.run_test(size=(110, 32)) as pilot:
         await settled(app, pilot)
         view = app.query_one(ReviewView)
         cache = view._styles_cache
         assert isinstance(cache, KeptLines)
-
-        def recording(screen, renderable) -> None:
-            display(screen, renderable)
-            if renderable is not None:
-                frames.append((view.review, view.has_focus, cache.styled, cache.bordered))
-
-        app._display = recording  # type: ignore[method-assign]
+        frames = record_frames(app, lambda: (view.review, view.has_focus, cache.styled, cache.bordered))
         for key in setup:
             await pilot.press(key)
             await pilot.pause()
