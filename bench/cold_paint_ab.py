@@ -16,10 +16,8 @@ the same round. Timings are never pass/fail.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -29,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from first_paint_ab import cpu_s
-from startup import BENCH, Stream, _quit, _read, _spawn, app_checkpoints, child_env, drop_caches
+from startup import BENCH, Stream, _quit, _read, _spawn, app_checkpoints, child_env, drop_caches, end_pty
 
 
 def evict(trees: list[Path]) -> int:
@@ -67,10 +65,7 @@ def paint(argv: list[str], cwd: Path, env: dict[str, str], bare: bool) -> tuple[
         cpu = cpu_s(pid)
         _quit(pid, fd, b"\x11" if bare else b"q")
     finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        end_pty(pid, fd)
     return stream.reached["paint"], cpu
 
 

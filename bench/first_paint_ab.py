@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -45,6 +43,7 @@ from startup import (
     app_checkpoints,
     cache_filled,
     child_env,
+    end_pty,
     median,
     progress,
     run_in_pty,
@@ -80,10 +79,7 @@ def watch(
                 break
         _quit(pid, fd, quit_key)
     finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        end_pty(pid, fd)
     if not stream.done or cpu is None:
         raise RuntimeError(
             f"{argv}: not all of {sorted(checkpoints)} on screen; screen tail: {stream.tail()!r}"

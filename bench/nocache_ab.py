@@ -20,10 +20,8 @@ every other program on the machine). Timings are never pass/fail.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -44,6 +42,7 @@ from startup import (
     app_checkpoints,
     child_env,
     drop_caches,
+    end_pty,
     floor_for,
     median,
     progress,
@@ -86,10 +85,7 @@ def one_run(argv: list[str], cwd: Path, env: dict[str, str], count: int | None) 
             out["rss_mb"] = ((_status_kb(pid, "VmHWM") or 0) + sum(kids.values())) / 1000
         _quit(pid, fd, b"q" if count is not None else b"\x11")
     finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        end_pty(pid, fd)
     if not stream.done:
         raise RuntimeError(f"{argv}: not loaded; screen tail: {stream.tail()!r}")
     out.update(stream.reached)

@@ -21,7 +21,6 @@ import argparse
 import contextlib
 import os
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -40,6 +39,7 @@ from startup import (
     app_checkpoints,
     cache_filled,
     child_env,
+    end_pty,
     progress,
     run_in_pty,
 )
@@ -78,10 +78,7 @@ def one_run(argv: list[str], cwd: Path, env: dict[str, str], bare: bool) -> dict
         if stream.done:
             _quit(pid, fd, b"\x11" if bare else b"q")
     finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        end_pty(pid, fd)
     if not stream.done:
         raise RuntimeError(f"{argv}: no first paint; screen tail: {stream.tail()!r}")
     out["paint"] = stream.reached["paint"]

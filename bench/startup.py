@@ -302,6 +302,14 @@ def _spawn(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, int]:
     return pid, fd
 
 
+def end_pty(pid: int, fd: int) -> None:
+    """A child in a pseudo-terminal ended however it stands (killed, reaped), its terminal closed."""
+    with contextlib.suppress(ProcessLookupError, ChildProcessError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(fd)
+
+
 def _read(fd: int, timeout: float) -> bytes | None:
     """What the program wrote within `timeout`: b"" at its end, None for nothing yet."""
     ready, _, _ = select.select([fd], [], [], timeout)
@@ -354,11 +362,10 @@ def run_in_pty(
             quit_s, status = _quit(pid, fd, quit_key)
             exited = quit_s is not None
     finally:
-        if not exited:
-            with contextlib.suppress(ProcessLookupError, ChildProcessError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-        os.close(fd)
+        if exited:
+            os.close(fd)
+        else:
+            end_pty(pid, fd)
     if not stream.done:
         missing = sorted(stream.required - set(stream.reached))
         raise RuntimeError(f"{argv}: {missing} never on screen; screen tail: {stream.tail()!r}")
