@@ -103,9 +103,8 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
             if not forks:
                 with contextlib.suppress(OSError):
                     os.close(GO_FD)
-    if go_wait is not None and not (
-        nice and kids
-    ):  # the files were on the disk alone: the reader reads its modules
+    stood_in = bool(kids)  # the stand-in parsed while the reader drew: no wait here
+    if go_wait is not None and not stood_in:  # the files were on the disk alone: the reader reads its modules
         wait_if_cold(cold, go_wait, close=not forks)
     watching = go_wait is not None and forks > 0  # for the reader's word to fork (`Pool.go`)
     try:
