@@ -34,7 +34,6 @@ the thread saving the parse cache. (bench/README.md has the measurements.)
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import sys
 import time
@@ -126,7 +125,9 @@ def release_free_memory() -> None:
     search's texts are made whole and split afterwards: the whole ones, freed,
     leave ~60 MB of holes at 100,000 reviews that the process would keep;
     handing them back costs ~30 ms once. Nothing where the C library has no
-    such call."""
+    such call. `ctypes` is imported here: not on the way to the first frame."""
+    import ctypes
+
     try:
         trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc

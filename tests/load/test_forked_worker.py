@@ -205,3 +205,67 @@ def test_a_cancelled_load_ends_the_fork_too(tmp_path: Path) -> None:
     written = journal_pids(cache)
     time.sleep(0.2)
     assert journal_pids(cache) == written  # nobody parses on
+
+
+def journaled_files(cache: ParseCache) -> dict[int, set[str]]:
+    """The pid of each process that wrote a journal, and the files it wrote there."""
+    from tui.load.cache_format import records
+
+    assert cache.path is not None
+    found: dict[int, set[str]] = {}
+    for journal in journals(cache.path):
+        pid = int(journal.name.removeprefix(cache.path.name + ".").split("-")[0])
+        fd = os.open(journal, os.O_RDONLY)
+        try:
+            for _, index, _ in records(fd, os.fstat(fd).st_size, cache.version_key):
+                found.setdefault(pid, set()).update(index)
+        finally:
+            os.close(fd)
+    return found
+
+
+def cpu_of(pid: int) -> float:
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def test_once_the_reader_has_drawn_the_stand_in_hands_back_the_rest_of_its_task(tmp_path: Path) -> None:
+    """The reader draws while the stand-in parses the first file of a task (a
+    big one, of 6,000 reviews): the stand-in stops after that file, not after
+    its task's 48, and the first worker parses the task's other files, at the
+    reader's priority; every file is answered once, as `check` reads it."""
+    root, files = a_tree(tmp_path, 600)
+    first, big = files[:4], files[4]  # the walk's first task: files[4:52]
+    entry = "  - title: big {n}\n    repo: o/r\n    tags: [a]\n    verdict: deep\n    summary: s\n    focus:\n      - item {n}\n"
+    big.write_text(
+        "repo: o/r\nentries:\n" + "".join(entry.format(n=n) for n in range(6000)), encoding="utf-8"
+    )
+    cache = ParseCache(tmp_path / "cache" / "parse-cache.marshal")
+    pool = start_walking_pool([root], first, cache.path, cache.version_key, workers=2, early=1)
+    assert pool is not None
+    answer = pool.first_answer(60)
+    assert answer is not None
+    got = first_titles(answer)
+    (spawned,) = [pid for pid, _ in pool.workers]
+    try:
+        wait_until(lambda: [pid for pid in children_of(spawned)], "no stand-in")
+        (stand_in,) = children_of(spawned)
+        wait_until(lambda: cpu_of(stand_in) > 0.05, "the stand-in is not parsing")  # in the big file
+        left = asyncio.run(collect(pool, receiver(got)))  # the reader has drawn
+    finally:
+        pool.stop()
+    assert left == []
+    assert got == as_checked(root)
+    written = journaled_files(cache)
+    task = {str(path) for path in files[4:52]}
+    assert written[stand_in] == {str(big)}
+    assert task - {str(big)} <= written[spawned]
+
+
+def children_of(pid: int) -> list[int]:
+    try:
+        return [int(kid) for kid in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []

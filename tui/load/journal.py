@@ -20,7 +20,7 @@ import marshal
 import os
 import sys
 from _thread import allocate_lock  # threading.Lock itself: `status` imports this, not threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -157,18 +157,24 @@ def _item(section: str, text: str, refs: tuple[str, ...], item_id: str | None) -
     return (section, text, refs, item_id)
 
 
-def parse_files(paths: list[str] | list[Path], journal: Journal | None = None) -> Any:
+def parse_files(
+    paths: list[str] | list[Path], journal: Journal | None = None, stop: Callable[[], bool] | None = None
+) -> Any:
     """Parse files into cache entries (plain tuples), in a worker process or thread.
 
     Returns what `ParseCache.store` takes, so nothing is encoded twice and the
     data crosses the process boundary as plain tuples and strings: the entries,
     or, with a `journal`, the entries written to it as one record (see
-    `Journal.append`).
+    `Journal.append`). `stop`, asked before each file but the first: True
+    ends the parse there, and the answer holds the files parsed so far, the
+    first ones of `paths` (`tui.load.pool_stand_in` hands the others back).
     """
     from tui.load.parse import load_file
 
-    out = []
+    out: list[tuple[str, Stamp | None, tuple, tuple]] = []
     for given in paths:
+        if out and stop is not None and stop():
+            break
         name = given if isinstance(given, str) else str(given)  # read by name: no `Path` made
         try:
             info: os.stat_result | None = os.stat(name)

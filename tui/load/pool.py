@@ -74,6 +74,10 @@ FIRST = -1
 """The task number of the first frame's files, in the first worker's answer."""
 FORKED = -2
 """The task number of a forked worker's first frame: its pid (see `FORK_FD`)."""
+HANDED_BACK = -3
+"""The task number of the files the stand-in handed back, unparsed, when the
+reader had drawn (`tui.load.pool_stand_in`): the rest of a task it answered
+in part, parsed by the first worker; its answer names its files."""
 WORKER_PYTHON = (sys.executable, "-P")
 """A worker's Python: with `-P`, `-m` does not put the current folder first on
 its `sys.path`, where a `yaml.py` or `tui/` of the folder the reader was
@@ -364,6 +368,11 @@ async def collect(pool: Pool, receive: Callable[[list | tuple, list[Path]], None
                     if not _answers(answer, len(files)):
                         raise ValueError("not an answer to the task")
                     receive(answer, files)
+                    continue
+                if chunk == HANDED_BACK and pool.roots is not None:  # named files, as any walking answer
+                    answer, files = new_files(answer, pool.known, pool.skip, taken)
+                    if files:
+                        receive(answer, files)
                     continue
                 if not (isinstance(chunk, int) and 0 <= chunk < pool.tokens) or chunk in answered:
                     raise ValueError("not a task of this pool")

@@ -22,10 +22,11 @@ import marshal
 import os
 import select
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tui.load.pool import FIRST, FORKED
+from tui.load.pool import FIRST, FORKED, HANDED_BACK
 from tui.load.pool_spawn import FORK_FD, TOKEN
 
 
@@ -39,10 +40,14 @@ class _Answers:
         self.journal = Journal(cache_path, version_key) if cache_path is not None else None
         self.out = sys.stdout.fileno()
 
-    def answer(self, chunk: int, names: list[str]) -> None:
+    def answer(self, chunk: int, names: list[str], stop: Callable[[], bool] | None = None) -> int:
+        """Parse `names` and answer them as task `chunk`; how many were parsed
+        (all, unless `stop` ended the parse: see `parse_files`)."""
         from tui.load.journal import parse_files
 
-        self.frame(chunk, parse_files(names, self.journal))
+        answer = parse_files(names, self.journal, stop)
+        self.frame(chunk, answer)
+        return len(answer[2] if isinstance(answer, tuple) else answer)
 
     def frame(self, chunk: int, answer: Any) -> None:
         data = marshal.dumps((chunk, answer))
@@ -61,7 +66,7 @@ class _Answers:
 
 def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     from tui.load.pool_files import listed, walked
-    from tui.load.pool_stand_in import drawn, start_stand_in
+    from tui.load.pool_stand_in import HandBack, drawn, hand_back, start_stand_in
     from tui.load.pool_wait import GO_FD, read_from_disk, wait_if_cold
 
     spec = marshal.loads(sys.stdin.buffer.read())
@@ -72,6 +77,9 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     nice = spec[7] if walking and len(spec) > 7 else 0  # the last pipe is then the stand-in's
     forks -= 1 if nice else 0
     out = _Answers(cache_path, version_key)
+    kids: list[int] = []
+    back: HandBack | None = None  # the stand-in's files handed back, if it runs
+    back_fd: int | None = None  # in the stand-in: where it hands them back
 
     def parse() -> bool:
         """Take the next task and answer it; False at the end of the tasks."""
@@ -81,10 +89,47 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
         names = take(chunk)
         if not names:
             return False  # past the end of the walk: so are the tasks still in the pipe
-        out.answer(chunk, names)
+        if back_fd is None:
+            out.answer(chunk, names)
+            return True
+        parsed = out.answer(chunk, names, drawn)  # the stand-in: until the reader has drawn
+        if parsed < len(names):
+            hand_back(back_fd, names[parsed:])
+            return False
         return True
 
-    kids: list[int] = []
+    def take_back(wait: bool) -> None:
+        """The stand-in's files handed back, parsed here, once they are in."""
+        nonlocal back
+        names = back.take(wait) if back is not None else None
+        if names is not None:
+            back = None
+            if names:
+                out.answer(HANDED_BACK, names)
+
+    def start_with_hand_back(pipe: int, nice: int, others: range) -> tuple[int | None, HandBack | None]:
+        """The stand-in (`start_stand_in`), and the pipe on which it hands back
+        the files it has not parsed when the reader has drawn (none if the
+        pipe cannot be made: it then ends after its task)."""
+        try:
+            ends: tuple[int, int] | None = os.pipe()
+        except OSError:
+            ends = None
+        if ends is None:
+            return start_stand_in(pipe, nice, others, parse, out.forked), None
+
+        def in_stand_in() -> None:
+            nonlocal back_fd
+            back_fd = ends[1]
+            out.forked()
+
+        pid = start_stand_in(pipe, nice, [*others, ends[0]], parse, in_stand_in)
+        os.close(ends[1])
+        if pid is None:
+            os.close(ends[0])
+            return None, None
+        return pid, HandBack(ends[0])
+
     cold = False
     if walking and spec[4]:
         cold = go_wait is not None and read_from_disk(spec[4])  # the parse then reads them from memory
@@ -96,7 +141,7 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
             with contextlib.suppress(OSError):
                 os.close(pipe)  # the reader then sees its end
         else:
-            stand_in = start_stand_in(pipe, nice, range(FORK_FD, pipe), parse, out.forked)
+            stand_in, back = start_with_hand_back(pipe, nice, range(FORK_FD, pipe))
         if stand_in is not None:
             kids.append(stand_in)
             drawn(go_wait or 0.0)  # the word is read below, when there are workers to fork
@@ -113,8 +158,13 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
                 watching = False
                 if fork_workers(forks, _went(GO_FD), kids):
                     out.forked()  # this is a fork: on with the tasks, as the others
+                    if back is not None:
+                        back.close()  # the first worker's to take
+                        back = None
+            take_back(wait=False)
             if not parse():
                 break
+        take_back(wait=True)
     finally:
         if watching:  # no word came: no forks
             with contextlib.suppress(OSError):

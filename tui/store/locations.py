@@ -104,18 +104,25 @@ def marks_copy_file() -> Path:
 def state_copy_file(state: Path) -> Path:
     """A copy of the state file `state`'s marks, read in its place while it is
     unchanged (`tui.store.state_copy`); in the cache folder, one per state file."""
-    from hashlib import blake2b
-
-    name = blake2b(os.fsencode(os.path.abspath(state)), digest_size=8).hexdigest()
+    name = _short_digest(state)
     return _cache_dir() / "state-copies" / f"{name}.marshal"
+
+
+def _short_digest(path: Path) -> str:
+    """A file name for `path`'s own copy. `_blake2` is what `hashlib.blake2b`
+    is, without `hashlib`'s import of OpenSSL (~3 ms on the reader's way to
+    its first frame, which opens the state file's copy)."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without it
+        from hashlib import blake2b
+    return blake2b(os.fsencode(os.path.abspath(path)), digest_size=8).hexdigest()
 
 
 def shared_cache_file(folder: Path) -> Path:
     """What a shared state folder's files merged to at the last start
     (`tui.store.shared_cache`): this machine's, in its cache folder, one per folder."""
-    from hashlib import blake2b
-
-    name = blake2b(os.fsencode(os.path.abspath(folder)), digest_size=8).hexdigest()
+    name = _short_digest(folder)
     return _cache_dir() / "shared-marks" / f"{name}.marshal"
 
 
