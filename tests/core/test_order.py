@@ -15,7 +15,7 @@ from tests.bench_corpus import generated_library
 from tests.reviews import review as made
 from tui.core.filters import Filters, Narrowed, has_unchecked, repo_key, select, view_key
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Library, Review
-from tui.core.order import FEW, LibraryRanks, Ranks
+from tui.core.order import FEW, LibraryRanks, Ranks, position
 from tui.core.search import SearchIndex
 from tui.core.views import unmuted
 
@@ -52,6 +52,19 @@ def test_find_is_a_scan(corpus: Library) -> None:
     assert ranks.find(corpus.reviews, "no such review") is None
     assert ranks.find(corpus.reviews, None) is None
     assert ranks.find([], corpus.reviews[0].key) is None
+
+
+def test_position_with_ranks_or_without_is_a_scan(corpus: Library) -> None:
+    ranks = Ranks(corpus.reviews)
+    for tag in list(corpus.tags)[:5]:
+        listed = corpus.under(tag)
+        for review in corpus.reviews[::7]:
+            wanted = listed.index(review) if review in listed else None
+            assert position(listed, review.key, ranks) == wanted
+            assert position(listed, review.key, None) == wanted
+    for given in (ranks, None):
+        assert position(corpus.reviews, "no such review", given) is None
+        assert position(corpus.reviews, None, given) is None
 
 
 def test_without_and_insert_keep_the_order(corpus: Library) -> None:

@@ -72,6 +72,22 @@ class Ranks:
         return [*listed[:at], review, *listed[at:]]
 
 
+def position(listed: Sequence[Review], key: str | None, ranks: Ranks | None) -> int | None:
+    """Where the review `key` is in `listed`, or None: by bisection when
+    `ranks` rank `listed`'s order, else one pass in C over the keys. Never by
+    comparing reviews: `Review.__eq__` compares contents in Python (~0.3 µs a
+    review), and a search of the open review deep in 100,000 spent ~30 ms of a
+    typed character's frame doing it."""
+    if key is None:
+        return None
+    if ranks is not None:
+        return ranks.find(listed, key)
+    try:
+        return operator.indexOf(map(_key, listed), key)
+    except ValueError:
+        return None
+
+
 class LibraryRanks:
     """`Ranks` of the library's list, made once per list (a new one each time
     the library changes). `ready` is the ranks already made for a list, or

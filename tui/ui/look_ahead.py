@@ -28,13 +28,13 @@ only for the very segments it was styled for.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from functools import partial
 
 from tui.core.filters import Filters
 from tui.core.marks import changes
 from tui.core.model import Review
+from tui.core.order import position
 from tui.runtime import input_quiet_for
 from tui.ui.ref_keys import RefKeys, openable
 
@@ -150,16 +150,8 @@ class LookAhead(RefKeys):
         listed = self._visible(under=filters)
         if not listed:
             return
-        key = self.current_key
-        ranks = self.ranks.ready(self.library.reviews)
-        if ranks is not None:  # the list is a part of the ranked list, in its order (as `ReviewList` finds)
-            found = ranks.find(listed, key)
-        else:
-            try:
-                found = operator.indexOf(map(operator.attrgetter("key"), listed), key)
-            except ValueError:
-                found = None
-        if found is None:
+        # The list is a part of the ranked list, in its order (as `ReviewList` finds).
+        if position(listed, self.current_key, self.ranks.ready(self.library.reviews)) is None:
             self._review_ahead(listed[0])
 
     def _review_ahead(self, review: Review) -> None:

@@ -252,10 +252,13 @@ class ReaderPanes(MainScreen):
             terms=terms,
             ranks=None if self._table_pending() is not None else self.ranks.ready(self.library.reviews),
         )
-        self.review_view.set_terms(terms)
+        view = self.review_view
         if key != self.current_key:
+            view.set_terms(terms, now=False)  # not the review shown until now: the next is laid out with them
             self.current_key = key
+            view.set_terms(terms)  # laid out with them already, unless no other review was shown
         else:
+            view.set_terms(terms)
             self._refresh_review()
         self._refresh_filter_bar(state=None if found is None else "counting")
 

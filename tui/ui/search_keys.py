@@ -22,9 +22,7 @@ filter change drops it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
-import operator
 import time
 
 from textual import events
@@ -32,6 +30,7 @@ from textual import events
 from tui import runtime
 from tui.core.filters import Filters
 from tui.core.model import Review
+from tui.core.order import position
 from tui.core.search_scan import Scan
 from tui.i18n import words
 from tui.ui import async_work
@@ -135,8 +134,8 @@ class SearchKeys(ReaderPanes):
         typing.page = page
         selected = self.library.by_key.get(self.current_key) if self.current_key else None
         if selected is not None and self.search_index.matches(selected, rest.terms):
-            with contextlib.suppress(ValueError):  # not in the tag's list (muted)
-                typing.selected_at = operator.indexOf(source, selected)  # it stays selected
+            # It stays selected (None: not in the tag's list, muted).
+            typing.selected_at = position(source, selected.key, self.ranks.ready(self.library.reviews))
         scan = typing.scan
         started = time.perf_counter()
         deadline = started + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)

@@ -201,14 +201,20 @@ class ReviewView(Pane, can_focus=True):
         if self._layout_width >= 0:
             self._relayout()
 
-    def set_terms(self, terms: tuple[str, ...]) -> None:
-        """Highlight these search terms (none: no highlighting)."""
-        if terms == self.terms:
+    def set_terms(self, terms: tuple[str, ...], *, now: bool = True) -> None:
+        """Highlight these search terms (none: no highlighting). `now` False:
+        only take them, for a review about to be shown (`show` lays it out
+        with them); a later call lays out a review still laid out without them.
+        The same review laid out for new terms redraws only the lines on
+        screen that changed: most of its lines have no match."""
+        laid = self._laid_out[1]
+        if terms == self.terms and (laid is None or laid.terms == terms):
             return
-        self.terms = terms
-        self.current_match = None
-        if self._layout_width >= 0:
-            self._relayout()
+        if terms != self.terms:
+            self.terms = terms
+            self.current_match = None
+        if now and self._layout_width >= 0:
+            self._relayout(redraw_changed=True)
 
     @property
     def cursor_place(self) -> tuple[str, int] | None:
@@ -232,7 +238,9 @@ class ReviewView(Pane, can_focus=True):
 
     # -- layout ----------------------------------------------------------------
 
-    def _relayout(self) -> None:
+    def _relayout(self, *, redraw_changed: bool = False) -> None:
+        """Lay the review out again; `redraw_changed`: redraw only the lines on
+        screen that changed if the review and the width are as before."""
         width = self.scrollable_content_region.width
         if width <= 0 and not self.size:
             # Not laid out yet (the first review is shown from on_mount): wrapping at
@@ -244,13 +252,21 @@ class ReviewView(Pane, can_focus=True):
             return
         self._layout_width = width
         shown = self._shown()
+        before = self._lines if redraw_changed and self._laid_out[::2] == (self.review, width) else None
         self._laid_out = (self.review, shown, width)
         laid = self._ahead.take(self.review, shown, width) or self._lay_out.lay_out(self.review, shown, width)
         self._lines, self._item_rows, self.match_lines = laid
         if self.current_match is not None and self.current_match >= len(laid.match_lines):
             self.current_match = None
         set_virtual_size(self, Size(width, len(laid.lines)))
-        self.refresh()
+        if before is None or len(before) != len(laid.lines):
+            self.refresh()
+            return
+        top = self.scroll_offset.y
+        marks = {self._mark_drawn, self._mark_row()}  # the current match's `›`, had it moved
+        for row in range(top, min(len(laid.lines), top + self.scrollable_content_region.height)):
+            if laid.lines[row] != before[row] or (len(marks) > 1 and row in marks):
+                self.refresh_lines(row)
 
     def lay_out_ahead(
         self,
@@ -333,10 +349,17 @@ class ReviewView(Pane, can_focus=True):
             # The first frame is drawn before the Resize event reaches us: lay out
             # now so it shows the review rather than an empty pane.
             self._relayout()
-        current = None if self.current_match is None else self.match_lines[self.current_match]
+        current = self._mark_drawn = self._mark_row()
         return self._strip(
             self._lines, scroll_y + y, scroll_x, width, self.cursor if self.has_focus else None, current
         )
+
+    _mark_drawn: int | None = None
+    """The line drawn as the current match when the pane was last drawn."""
+
+    def _mark_row(self) -> int | None:
+        """The line marked as the current match."""
+        return None if self.current_match is None else self.match_lines[self.current_match]
 
     def _strip(
         self, lines: list[Line], row: int, scroll_x: int, width: int, cursor: int | None, current: int | None
@@ -399,13 +422,20 @@ class ReviewView(Pane, can_focus=True):
         self.current_match = target
         line = self.match_lines[target]
         item = self._lines[line].item
-        if item is not None and item != self.cursor:
+        moved = item is not None and item != self.cursor
+        if item is not None and moved:
             self.set_reactive(ReviewView.cursor, item)
         height = self.scrollable_content_region.height
         top = self.scroll_offset.y
         if not top <= line < top + height:
             self.scroll_to(y=max(0, line - max(1, height // 3)), animate=False, immediate=True)
-        self.refresh()
+            self.refresh()
+        elif moved and self.has_focus:
+            self.refresh()  # the cursor's lines too
+        else:  # the `›` alone moved
+            for row in {self._mark_drawn, line}:
+                if row is not None:
+                    self.refresh_lines(row)
         return True
 
     # -- actions ---------------------------------------------------------------
