@@ -7,6 +7,7 @@ after each key is what a whole redraw draws, in text and styles."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 
@@ -26,6 +27,20 @@ def redrawn(app: App) -> list[tuple[str, object]]:
         cache = widget._styles_cache
         cache.forget() if isinstance(cache, KeptLines) else cache.clear()
     return drawn(app)
+
+
+def first_arguments(owner: object, method: str) -> list[Any]:
+    """The first argument of each call of `owner.method` from now on (the
+    line a pane renders, the review laid out)."""
+    calls: list[Any] = []
+    original = getattr(owner, method)
+
+    def recording(*args: Any) -> Any:
+        calls.append(args[0])
+        return original(*args)
+
+    setattr(owner, method, recording)
+    return calls
 
 
 async def test_the_screen_after_each_key_is_a_whole_redraw(tmp_path: Path) -> None:
@@ -51,14 +66,7 @@ async def test_a_character_that_keeps_the_review_redraws_its_changed_lines_only(
         shown = view.review
         await pilot.press("slash", *"forw")
         await pilot.pause()
-        rendered: list[int] = []
-        render_line = view.render_line
-
-        def counting(y: int):  # type: ignore[no-untyped-def]
-            rendered.append(y)
-            return render_line(y)
-
-        view.render_line = counting  # type: ignore[method-assign]
+        rendered = first_arguments(view, "render_line")
         matched = set(view.match_lines)
         await pilot.press("a")
         await pilot.pause()
@@ -75,14 +83,7 @@ async def test_a_character_that_shows_another_review_lays_it_out_once(tmp_path: 
         await settled(app, pilot)
         view = app.query_one(ReviewView)
         first = view.review
-        laid: list[object] = []
-        lay_out = view._lay_out.lay_out
-
-        def counting(review, shown, width):  # type: ignore[no-untyped-def]
-            laid.append(review)
-            return lay_out(review, shown, width)
-
-        view._lay_out.lay_out = counting  # type: ignore[method-assign]
+        laid = first_arguments(view._lay_out, "lay_out")
         await pilot.press("slash")
         await pilot.pause()
         per_key = []
