@@ -76,7 +76,7 @@ def drawn(timeout: float = 0.0) -> bool:
     """Has the reader drawn (or gone, or stopped the load)? `GO_FD` is then
     readable: its word, or its end. Not read here: the word is the first
     worker's to read (`tui.load.pool_worker`)."""
-    return _readable(GO_FD, timeout)
+    return readable(GO_FD, timeout)
 
 
 LENGTH = 8
@@ -106,23 +106,22 @@ class HandBack:
         not `wait` (or were taken). With `wait`, until the stand-in hands them
         back or ends: it stops after the file it is parsing."""
         fd = self.fd
-        if fd is None or not (wait or _readable(fd)):
+        if fd is None or not (wait or readable(fd)):
             return None
-        self.fd = None
         try:
             head = _read(fd, LENGTH)
             names = marshal.loads(_read(fd, int.from_bytes(head, "little"))) if len(head) == LENGTH else []
         except (OSError, EOFError, ValueError, TypeError):
             names = []
         finally:
-            self.close(fd)
+            self.close()
         if not (isinstance(names, list) and all(isinstance(name, str) for name in names)):
             return []
         return names
 
-    def close(self, fd: int | None = None) -> None:
-        """Close the pipe (in a fork of the first worker: not its to read)."""
-        fd, self.fd = (fd if fd is not None else self.fd), None
+    def close(self) -> None:
+        """Close the pipe (once taken; in a fork of the first worker: not its to read)."""
+        fd, self.fd = self.fd, None
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -139,8 +138,8 @@ def _read(fd: int, size: int) -> bytes:
     return data
 
 
-def _readable(fd: int, timeout: float = 0.0) -> bool:
-    """Is `fd` readable (data, or its end; or gone)?"""
+def readable(fd: int, timeout: float = 0.0) -> bool:
+    """Is `fd` readable (data, or its end; or gone: read as the end of the pipe)?"""
     try:
         return bool(select.select([fd], [], [], timeout)[0])
     except (OSError, ValueError):

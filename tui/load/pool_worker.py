@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import select
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -66,7 +65,7 @@ class _Answers:
 
 def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     from tui.load.pool_files import listed, walked
-    from tui.load.pool_stand_in import HandBack, drawn, hand_back, start_stand_in
+    from tui.load.pool_stand_in import HandBack, drawn, hand_back, readable, start_stand_in
     from tui.load.pool_wait import GO_FD, read_from_disk, wait_if_cold
 
     spec = marshal.loads(sys.stdin.buffer.read())
@@ -154,7 +153,7 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
     watching = go_wait is not None and forks > 0  # for the reader's word to fork (`Pool.go`)
     try:
         while True:
-            if watching and _readable(GO_FD):
+            if watching and readable(GO_FD):
                 watching = False
                 if fork_workers(forks, _went(GO_FD), kids):
                     out.forked()  # this is a fork: on with the tasks, as the others
@@ -173,13 +172,6 @@ def work(tasks: int, cache_path: Path | None, version_key: str) -> None:
         for kid in kids:  # reaped here: they are not the reader's children
             with contextlib.suppress(ChildProcessError, InterruptedError):
                 os.waitpid(kid, 0)
-
-
-def _readable(fd: int) -> bool:
-    try:
-        return bool(select.select([fd], [], [], 0)[0])
-    except (OSError, ValueError):
-        return True  # gone: read as the end of the pipe
 
 
 def _went(fd: int) -> bool:
