@@ -17,7 +17,7 @@ from itertools import compress
 from typing import NamedTuple
 
 from tui.core.model import ALL_TAG, UNREAD_TAG, VERDICTS, Review, verdict_rank
-from tui.core.order import Ranks, without_ranked
+from tui.core.order import Ranks, position, without_ranked
 from tui.core.search import SearchIndex, terms
 from tui.core.views import View
 from tui.i18n import words
@@ -300,10 +300,8 @@ def _with_checklist(reviews: Sequence[Review]) -> list[Review]:
 
 def _without_checklist(reviews: Sequence[Review], key: str) -> bool:
     """Is `key` listed in `reviews` with an empty checklist?"""
-    try:
-        return reviews[operator.indexOf(map(_key, reviews), key)].checks == 0
-    except ValueError:
-        return False
+    at = position(reviews, key, None)
+    return at is not None and reviews[at].checks == 0
 
 
 def _in_sets(reviews: Sequence[Review], filters: Filters) -> list[Review]:
@@ -334,7 +332,6 @@ def _one_verdict(reviews: Sequence[Review], verdict: str) -> Sequence[Review]:
     return reviews[lo:hi]
 
 
-_key = operator.attrgetter("key")
 _checks = operator.attrgetter("checks")
 _verdict = operator.attrgetter("verdict")
 _repo = operator.attrgetter("repo")
