@@ -173,6 +173,28 @@ def test_until_the_reader_has_drawn_a_stand_in_parses_at_a_lower_priority(tmp_pa
     assert not any(running(pid) for pid in writers)
 
 
+def test_until_the_reader_has_drawn_the_stand_in_parses_on_with_nobody_reading(tmp_path: Path) -> None:
+    """The reader reads none of the stand-in's answers until it has drawn:
+    the stand-in parses on regardless, task after task, until the tasks run
+    out (a pipe of Linux's default size, 64 KB, held it up after a few tasks,
+    and its core then idled while the reader started). Its answers, ~40
+    tasks of 48 files here, then wait in its pipe, and every file is
+    answered once, as `check` reads it."""
+    root, cache, pool, got = started(tmp_path, 2000)
+    (spawned,) = [pid for pid, _ in pool.workers]
+    try:
+        wait_until(lambda: children_of(spawned), "no stand-in")
+        (stand_in,) = children_of(spawned)
+        wait_until(lambda: not running(stand_in), "the stand-in was held up before the tasks ran out", 30)
+        parsed = journaled_files(cache)[stand_in]
+        left = asyncio.run(collect(pool, receiver(got)))  # the reader has drawn: now it reads
+    finally:
+        pool.stop()
+    assert left == []
+    assert got == as_checked(root)
+    assert len(parsed) > 1000  # over 64 KB of answers: ~190 bytes a file here
+
+
 def test_a_cancelled_load_ends_the_fork_too(tmp_path: Path) -> None:
     """A quit while the workers parse: the load's task is cancelled once the
     fork has written a journal; the fork then ends (it is not left parsing

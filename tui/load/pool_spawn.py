@@ -27,7 +27,11 @@ a fork starts on the tasks at once, with the first worker's walk so far."""
 
 def fork_pipes(count: int) -> list[tuple[int, int]]:
     """The answers' pipes of the first worker's forks, each write end above
-    every `FORK_FD` (see `pipe_above`); none if not all can be made (the
+    every `FORK_FD` (see `pipe_above`), as large as a spawned worker's
+    (`PIPE_BYTES`): the stand-in parses while the reader starts, and reads
+    none of its answers until it has drawn (at 64 KB, the default, the
+    stand-in stopped after six tasks of one review a file, and its core
+    idled until the first paint); none if not all can be made (the
     workers left for later are then spawned)."""
     pipes: list[tuple[int, int]] = []
     for _ in range(count):
@@ -36,6 +40,7 @@ def fork_pipes(count: int) -> list[tuple[int, int]]:
             for ends in pipes:
                 close_all(ends)
             return []
+        _grow(pipe[1], PIPE_BYTES)
         pipes.append(pipe)
     return pipes
 
