@@ -176,8 +176,8 @@ def test_until_the_reader_has_drawn_a_stand_in_parses_at_a_lower_priority(tmp_pa
 def test_until_the_reader_has_drawn_the_stand_in_parses_on_with_nobody_reading(tmp_path: Path) -> None:
     """The reader reads none of the stand-in's answers until it has drawn:
     the stand-in parses on regardless, task after task, until the tasks run
-    out (a pipe of Linux's default size, 64 KB, held it up after a few tasks,
-    and its core then idled while the reader started). Its answers, ~40
+    out (with a pipe of Linux's default size, 64 KB, it would wait after a
+    few tasks, its core idle while the reader starts). Its answers, ~40
     tasks of 48 files here, then wait in its pipe, and every file is
     answered once, as `check` reads it."""
     root, cache, pool, got = started(tmp_path, 2000)

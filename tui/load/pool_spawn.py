@@ -28,10 +28,10 @@ a fork starts on the tasks at once, with the first worker's walk so far."""
 def fork_pipes(count: int) -> list[tuple[int, int]]:
     """The answers' pipes of the first worker's forks, each write end above
     every `FORK_FD` (see `pipe_above`), as large as a spawned worker's
-    (`PIPE_BYTES`): the stand-in parses while the reader starts, and reads
-    none of its answers until it has drawn (at 64 KB, the default, the
-    stand-in stopped after six tasks of one review a file, and its core
-    idled until the first paint); none if not all can be made (the
+    (`PIPE_BYTES`): the stand-in parses while the reader starts, and the
+    reader reads none of its answers until it has drawn. At the default
+    size (64 KB: a few tasks' answers) the stand-in would wait on its pipe,
+    and its core stand idle, until then. None if not all can be made (the
     workers left for later are then spawned)."""
     pipes: list[tuple[int, int]] = []
     for _ in range(count):
