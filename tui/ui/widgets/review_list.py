@@ -14,7 +14,6 @@ match in context on its second line.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from rich.segment import Segment
@@ -115,17 +114,19 @@ class ReviewList(CursorList):
         Binding("enter", "open", "Open", id="reviews.open", tooltip="Read the highlighted review"),
     ]
 
-    @dataclass
     class Chosen(Message):
         """The highlighted review changed (None when the list is empty)."""
 
-        key: str | None
+        def __init__(self, key: str | None) -> None:
+            super().__init__()
+            self.key = key
 
-    @dataclass
     class Opened(Message):
         """Enter (or a second click) on a review: read it."""
 
-        key: str
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

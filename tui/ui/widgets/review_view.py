@@ -16,8 +16,6 @@ margin.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -113,22 +111,20 @@ class ReviewView(Pane, can_focus=True):
         Binding("end,G", "edge(1)", "Bottom", id="review.bottom", tooltip="Scroll to the bottom", show=False),
     ]
 
-    @dataclass
     class ItemToggled(Message):
         """The reader checked or unchecked a checklist item or a note."""
 
-        review_key: str
-        item_key: str
-        checked: bool
+        def __init__(self, review_key: str, item_key: str, checked: bool) -> None:
+            super().__init__()
+            self.review_key, self.item_key, self.checked = review_key, item_key, checked
 
-    @dataclass
     class RefOpened(Message):
         """`enter` on an item or note: open its ref (`place` is its section,
         `index` its position there)."""
 
-        review_key: str
-        place: str
-        index: int
+        def __init__(self, review_key: str, place: str, index: int) -> None:
+            super().__init__()
+            self.review_key, self.place, self.index = review_key, place, index
 
     cursor: reactive[int] = reactive(0, layout=False, init=False)
 

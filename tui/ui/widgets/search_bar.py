@@ -3,7 +3,6 @@ first match, escape clears. It posts messages; the app searches."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
@@ -28,13 +27,15 @@ class SearchBar(Horizontal):
         ),
     ]
 
-    @dataclass
     class Changed(Message):
-        query: str
+        def __init__(self, query: str) -> None:
+            super().__init__()
+            self.query = query
 
-    @dataclass
     class Submitted(Message):
-        query: str
+        def __init__(self, query: str) -> None:
+            super().__init__()
+            self.query = query
 
     class Cancelled(Message):
         pass

@@ -10,7 +10,6 @@ a width: the first layout measures the list at the width it is about to get
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -83,17 +82,19 @@ class TagList(CursorList):
         Binding("enter", "open", "Open", id="tags.open", tooltip="Go to the tag's reviews", show=False),
     ]
 
-    @dataclass
     class Chosen(Message):
         """The highlighted tag changed."""
 
-        tag: str
+        def __init__(self, tag: str) -> None:
+            super().__init__()
+            self.tag = tag
 
-    @dataclass
     class Opened(Message):
         """Enter (or a click on the highlighted tag): go to its reviews."""
 
-        tag: str
+        def __init__(self, tag: str) -> None:
+            super().__init__()
+            self.tag = tag
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
