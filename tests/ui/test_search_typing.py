@@ -208,6 +208,38 @@ async def test_the_open_review_stays_selected_as_a_search_done_at_once_keeps_it(
         assert app.query_one(ReviewList).key == deep
 
 
+async def test_the_open_review_deep_in_the_list_comes_with_the_matches_after_it_in_the_keys_frame(
+    tmp_path: Path, corpus: Path, long_scans
+) -> None:
+    """The scan cannot reach the open review in the key's time (one piece here):
+    the key lists it, at the top of the pane, with the matches after it, as
+    the whole answer shows them; the whole answer keeps it on that line."""
+    app = app_at(tmp_path, corpus)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        reader = app.reader
+        answer = plain(app, "sc")
+        at = 3 * page(app)
+        deep = answer[at]
+        reader._go_to(deep)
+        await pilot.pause()
+        await pilot.press("slash")
+        reader.on_search_bar_changed(SearchBar.Changed("sc"))
+        reviews = app.query_one(ReviewList)
+        assert listed(app) == answer[at : at + page(app)]
+        assert reviews.key == deep and reviews.highlighted_line() == 0
+        assert "counting" in bar(app)
+        await pilot.pause()
+        shown = screen_text(app)
+        await workers_done(pilot, reader, "search")
+        assert listed(app) == answer and reader.current_key == deep
+        assert reviews.key == deep and reviews.highlighted_line() == 0
+        rows = [line[: reviews.region.right] for line in screen_text(app).splitlines()]
+        before = [line[: reviews.region.right] for line in shown.splitlines()]
+        top, bottom = reviews.region.y + 1, reviews.region.bottom - 1  # inside its border
+        assert rows[top:bottom] == before[top:bottom]  # the same rows, where they were
+
+
 async def test_the_open_review_deep_in_the_list_is_found_without_comparing_reviews(
     tmp_path: Path, corpus: Path, long_scans, monkeypatch: pytest.MonkeyPatch
 ) -> None:

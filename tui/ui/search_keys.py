@@ -14,6 +14,11 @@ later can come before them), its count marked as still counting; the rest is
 scanned in an async worker, in slices of `SLICE_S` with the loop free in
 between, until the count and the scrollbar are whole. A term so rare that its
 first page is not found in time shows "searching", and its rows once they are.
+When the open review matches and lies further down the list than the key's
+scan can reach in time (it stays selected, so the rows listed must reach it),
+the key's frame lists it and the matches after it instead, as the whole answer
+will show them (it at the top of the pane); the whole answer keeps it on that
+line.
 A newer character narrows the scan from where it is; enter, moving out of the
 box, or anything that lists the reviews again finishes it at once; escape or a
 filter change drops it.
@@ -24,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+from collections.abc import Sequence
 
 from textual import events
 
@@ -65,6 +71,14 @@ YOUNG_AFTER = 10_000
 right after its frame (`runtime.collect_young`), not inside the next key's:
 three lists of that many entries cost a young collection ~2-5 ms to walk."""
 
+NEAR_SHARE = 0.25
+"""The least share of a key's time (`SLICE_S`) it spends looking for the matches
+after the open review (its rows, when the scan cannot reach it in time): they
+are near it as a rule, ~2 µs a review tested."""
+
+NEAR_TESTS = 64
+"""Reviews tested between two looks at the clock, looking for them."""
+
 PREPARE_AFTER_S = 2.0
 """How long after the load the search's texts start to be made: the load's
 own work (saving the cache, starting the watcher) and its peak memory are
@@ -99,12 +113,24 @@ class Typing:
         self.selected_at: int | None = None  # the open review's place, if it matches: listed first
         self.shown = False  # its first rows are listed (the screen's filters are `after`)
 
+    def held_back(self) -> bool:
+        """The open review matches, and the scan has not passed it yet."""
+        at = self.selected_at
+        return at is not None and self.scan.place <= at
+
     def first_rows(self) -> bool:
         """Found enough matches to list: a page, and the open review if it matches."""
         scan = self.scan
         if self.selected_at is not None and scan.place <= self.selected_at:
             return False
         return len(scan.found) >= self.page
+
+
+def _reaches_in_time(scan: Scan[Review], at: int, start: int, spent: float, time_left: float) -> bool:
+    """Will `scan` pass the list's place `at` in `time_left`, at the pace it
+    went from place `start` in `spent`?"""
+    went = scan.place - start
+    return went > 0 and spent * (at - scan.place) <= time_left * went
 
 
 def _done_in_time(scan: Scan[Review], left: int, spent: float, time_left: float) -> bool:
@@ -116,6 +142,8 @@ def _done_in_time(scan: Scan[Review], left: int, spent: float, time_left: float)
 
 class SearchKeys(ReaderPanes):
     search_typing: Typing | None = None
+    search_window = False
+    """The list shows the open review's rows alone (`_show_first_rows`)."""
 
     def on_search_bar_changed(self, message: SearchBar.Changed) -> None:
         self.search_turn += 1
@@ -138,8 +166,9 @@ class SearchKeys(ReaderPanes):
             typing.selected_at = position(source, selected.key, self.ranks.ready(self.library.reviews))
         scan = typing.scan
         started = time.perf_counter()
-        deadline = started + (SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S)
-        left = scan.candidates
+        budget = SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S
+        deadline = started + budget
+        left, start = scan.candidates, scan.place
         pieces = 0
         while not scan.done and (now := time.perf_counter()) < deadline:
             if typing.first_rows() and (
@@ -147,6 +176,17 @@ class SearchKeys(ReaderPanes):
                 or not _done_in_time(scan, left, now - started, deadline - now)
             ):
                 break  # the first rows now, the rest off the key: two frames either way
+            if (
+                pieces
+                and typing.held_back()
+                and (
+                    (KEY_PIECES is not None and pieces >= KEY_PIECES)
+                    or not _reaches_in_time(
+                        scan, typing.selected_at or 0, start, now - started, deadline - now
+                    )
+                )
+            ):
+                break  # the open review's rows instead (below)
             scan.advance(SCAN_PIECE)
             pieces += 1
         if scan.done:
@@ -154,6 +194,12 @@ class SearchKeys(ReaderPanes):
             return
         if typing.first_rows():
             self._show_first_rows(typing)
+        elif typing.selected_at is not None and (
+            near := self._near_selected(
+                typing, source, rest.terms, max(deadline, time.perf_counter() + budget * NEAR_SHARE)
+            )
+        ):
+            self._show_first_rows(typing, near)
         else:
             self._refresh_filter_bar(after, "searching")
 
@@ -181,14 +227,44 @@ class SearchKeys(ReaderPanes):
             await asyncio.sleep(0)  # a frame, a key
         self._typed(typing)
 
-    def _show_first_rows(self, typing: Typing) -> None:
-        """List the matches found so far, the count marked as still counting."""
+    def _near_selected(
+        self, typing: Typing, source: Sequence[Review], terms: tuple[str, ...], deadline: float
+    ) -> list[Review] | None:
+        """The open review (it matches) and the matches after it in `source`:
+        the rows the whole answer shows from it on, a page of them (fewer at the
+        list's end); None if they are not found by the deadline."""
+        at = typing.selected_at or 0
+        near = [source[at]]
+        matches = self.search_index.matches
+        end = len(source)
+        place = at + 1
+        while len(near) < typing.page and place < end and time.perf_counter() < deadline:
+            for review in source[place : place + NEAR_TESTS]:
+                if matches(review, terms):
+                    near.append(review)
+            place += NEAR_TESTS
+        return near[: typing.page] if len(near) >= typing.page or place >= end else None
+
+    def _show_first_rows(self, typing: Typing, near: list[Review] | None = None) -> None:
+        """List the matches found so far, the count marked as still counting;
+        or `near`, the open review's rows (`_near_selected`)."""
         typing.shown = True
         new_query = typing.after.query != self.filters.query
         self.set_reactive(ReaderPanes.filters, typing.after)  # not watched: that would finish the scan
-        self._refresh_list(found=list(typing.scan.found))
+        self._refresh_list(found=list(typing.scan.found) if near is None else near)
+        self.search_window = near is not None
         if new_query:
             self.review_view.goto_match(1)
+
+    def _refresh_list(self, fallback: int = 0, found: list[Review] | None = None) -> None:
+        """After the open review's rows were listed alone (`_show_first_rows`),
+        the next list keeps it on its line, and so the rows after it: no jump
+        when the whole answer comes."""
+        line = self.review_list.highlighted_line() if self.search_window else None
+        self.search_window = False
+        super()._refresh_list(fallback, found)
+        if line is not None and self.review_list.key == self.current_key:
+            self.review_list.hold_highlighted_at(line)
 
     def _typed(self, typing: Typing) -> None:
         """The scan is done (or is finished now): list its whole answer."""
