@@ -74,7 +74,7 @@ three lists of that many entries cost a young collection ~2-5 ms to walk."""
 NEAR_SHARE = 0.25
 """The least share of a key's time (`SLICE_S`) it spends looking for the matches
 after the open review (its rows, when the scan cannot reach it in time): they
-are near it as a rule, ~2 µs a review tested."""
+are near it as a rule, ~1-2 µs a review tested."""
 
 NEAR_TESTS = 64
 """Reviews tested between two looks at the clock, looking for them."""
