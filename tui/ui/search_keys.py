@@ -113,11 +113,6 @@ class Typing:
         self.selected_at: int | None = None  # the open review's place, if it matches: listed first
         self.shown = False  # its first rows are listed (the screen's filters are `after`)
 
-    def held_back(self) -> bool:
-        """The open review matches, and the scan has not passed it yet."""
-        at = self.selected_at
-        return at is not None and self.scan.place <= at
-
     def first_rows(self) -> bool:
         """Found enough matches to list: a page, and the open review if it matches."""
         scan = self.scan
@@ -168,25 +163,20 @@ class SearchKeys(ReaderPanes):
         started = time.perf_counter()
         budget = SLICE_S if FIRST_ROWS_S is None else FIRST_ROWS_S
         deadline = started + budget
-        left, start = scan.candidates, scan.place
+        left, start, at = scan.candidates, scan.place, typing.selected_at
         pieces = 0
         while not scan.done and (now := time.perf_counter()) < deadline:
-            if typing.first_rows() and (
-                (KEY_PIECES is not None and pieces >= KEY_PIECES)
-                or not _done_in_time(scan, left, now - started, deadline - now)
-            ):
+            spent, time_left = now - started, deadline - now
+            out_of_pieces = KEY_PIECES is not None and pieces >= KEY_PIECES
+            if typing.first_rows() and (out_of_pieces or not _done_in_time(scan, left, spent, time_left)):
                 break  # the first rows now, the rest off the key: two frames either way
             if (
                 pieces
-                and typing.held_back()
-                and (
-                    (KEY_PIECES is not None and pieces >= KEY_PIECES)
-                    or not _reaches_in_time(
-                        scan, typing.selected_at or 0, start, now - started, deadline - now
-                    )
-                )
+                and at is not None
+                and scan.place <= at
+                and (out_of_pieces or not _reaches_in_time(scan, at, start, spent, time_left))
             ):
-                break  # the open review's rows instead (below)
+                break  # the open review not reached in time: its rows instead (below)
             scan.advance(SCAN_PIECE)
             pieces += 1
         if scan.done:
@@ -194,9 +184,9 @@ class SearchKeys(ReaderPanes):
             return
         if typing.first_rows():
             self._show_first_rows(typing)
-        elif typing.selected_at is not None and (
+        elif at is not None and (
             near := self._near_selected(
-                typing, source, rest.terms, max(deadline, time.perf_counter() + budget * NEAR_SHARE)
+                source, at, rest.terms, typing.page, max(deadline, time.perf_counter() + budget * NEAR_SHARE)
             )
         ):
             self._show_first_rows(typing, near)
@@ -228,22 +218,21 @@ class SearchKeys(ReaderPanes):
         self._typed(typing)
 
     def _near_selected(
-        self, typing: Typing, source: Sequence[Review], terms: tuple[str, ...], deadline: float
+        self, source: Sequence[Review], at: int, terms: tuple[str, ...], page: int, deadline: float
     ) -> list[Review] | None:
-        """The open review (it matches) and the matches after it in `source`:
-        the rows the whole answer shows from it on, a page of them (fewer at the
+        """The open review (`source[at]`, a match) and the matches after it: the
+        rows the whole answer shows from it on, `page` of them (fewer at the
         list's end); None if they are not found by the deadline."""
-        at = typing.selected_at or 0
         near = [source[at]]
         matches = self.search_index.matches
         end = len(source)
         place = at + 1
-        while len(near) < typing.page and place < end and time.perf_counter() < deadline:
+        while len(near) < page and place < end and time.perf_counter() < deadline:
             for review in source[place : place + NEAR_TESTS]:
                 if matches(review, terms):
                     near.append(review)
             place += NEAR_TESTS
-        return near[: typing.page] if len(near) >= typing.page or place >= end else None
+        return near[:page] if len(near) >= page or place >= end else None
 
     def _show_first_rows(self, typing: Typing, near: list[Review] | None = None) -> None:
         """List the matches found so far, the count marked as still counting;

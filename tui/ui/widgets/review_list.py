@@ -186,13 +186,12 @@ class ReviewList(CursorList):
     def hold_highlighted_at(self, line: int) -> None:
         """Scroll so that the highlighted row starts on pane line `line` (as
         near as the list's ends allow): where it was before a relist, so the
-        rows around it stay put."""
+        rows around it stay put. (Called after a relist, which redraws it all.)"""
         if self.highlighted is None or self.highlighted >= self.row_count():
             return
         self.scroll_to(
             y=max(0, self.row_lines(self.highlighted)[0] - line), animate=False, immediate=True, force=True
         )
-        self.refresh()
 
     def redraw_rows(self) -> None:
         """The same reviews, described again (their marks changed)."""
