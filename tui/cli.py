@@ -341,6 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ui_path=locations.ui_file(),
         first=first,
         config=settings,
+        styles_path=locations.style_copy_file(),
     )
     app.reader.repo_dir = args.repo_dir
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader

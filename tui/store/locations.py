@@ -101,6 +101,11 @@ def marks_copy_file() -> Path:
     return _cache_dir() / "status-marks.marshal"
 
 
+def style_copy_file() -> Path:
+    """The stylesheet's rules as the last start parsed them (`tui.store.style_copy`); in the cache folder."""
+    return _cache_dir() / "stylesheet.pickle"
+
+
 def state_copy_file(state: Path) -> Path:
     """A copy of the state file `state`'s marks, read in its place while it is
     unchanged (`tui.store.state_copy`); in the cache folder, one per state file."""

@@ -25,7 +25,7 @@ from tui.load.cache import ParseCache
 from tui.load.first_frame import FirstPart
 from tui.store import uistate
 from tui.store.state import ReadState
-from tui.ui import palette, signals
+from tui.ui import palette, signals, styles
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
@@ -64,15 +64,21 @@ class PrDigestApp(App[None]):
         ui_path: Path | None = None,
         first: FirstPart | None = None,
         config: Config | None = None,
+        styles_path: Path | None = None,
     ) -> None:
         """`first`: the first frame's files, planned (and maybe being parsed) by
         the command line before Textual was imported (see first_frame.plan_first_part);
         it brings the parse cache, so `cache_path` is then not read. `config`:
         the file at `config_path` as the command line read it (`keys=False`),
-        so it is not parsed again."""
+        so it is not parsed again. `styles_path`: where the stylesheet's rules
+        are kept from one start to the next (`tui.ui.styles`); None, parsed
+        every start."""
         # Read before Textual's __init__, which builds the stylesheet's variables from the theme.
         self._initial_theme, self._unknown_theme = remembered_theme(ui_path)
         super().__init__()
+        self.styles_path = styles_path
+        if styles_path is not None:
+            self.stylesheet = styles.kept(self.stylesheet, styles_path)
         self.config_path = config_path
         self.given_config = config
         self.ui_path = ui_path
@@ -110,6 +116,8 @@ class PrDigestApp(App[None]):
         self.loads.stop()
         self.reader.saver.close()  # the last marks, with a bounded wait; `cli` tells what was not saved
         await self.news.stop()  # a `notify:` program still running is ended
+        if self.styles_path is not None:
+            styles.keep(self.stylesheet, self.styles_path)
 
     def notify(self, message: str, *, title: str = "", **options: Any) -> None:
         """Every notification cleaned as entry text is: many quote a path or a name."""

@@ -26,6 +26,9 @@ Textual method or attribute.
 - `lazy_strip_caches` (tui/ui/patches/strips.py): a `Strip`'s seven caches made
   when first used (`Strip.__init__`); installed when this package is first
   imported. tests/ui/test_kept_lines.py.
+- `KeptStylesheet` (tui/ui/patches/kept_styles.py): the stylesheet's parsed
+  rules taken from the last start's (`Stylesheet._parse_rules`, `_variables`).
+  tests/ui/test_kept_styles.py.
 - `survives_hang_up`: the Linux driver's output file wrapped (`_file`) and its
   SIGCONT handler (`_sigcont_application`, `_must_signal_resume`) kept to real
   resumes, so a terminal that hung up cannot hold the reader. tests/hostile/test_signals.py.

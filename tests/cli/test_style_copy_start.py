@@ -1,0 +1,48 @@
+"""The reader keeps its stylesheet's parsed rules in the cache folder: started
+again, it parses no stylesheet source (that it then draws what a full parse
+draws is tests/ui/test_kept_styles.py's)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tests.app_helpers import write_review
+from tests.pty_session import Session, reader_env
+
+# Each source Textual's own stylesheet parses, a line in the file named by
+# argv[1]; then the reader's command line with the rest of argv.
+PROBE = """\
+import sys
+record = sys.argv.pop(1)
+from textual.css.stylesheet import Stylesheet
+parse_rules = Stylesheet._parse_rules
+def counted(self, css, *args, **kwargs):
+    with open(record, "a") as out:
+        out.write(repr(kwargs.get("read_from", args[0] if args else None)) + "\\n")
+    return parse_rules(self, css, *args, **kwargs)
+Stylesheet._parse_rules = counted
+from tui.cli import run
+run()
+"""
+
+
+def test_a_second_start_parses_no_stylesheet_source(tmp_path: Path, isolated_dirs: dict[str, Path]) -> None:
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    write_review(entries / "one.yaml", "The only review")
+    parsed = []
+    for run in range(2):
+        record = tmp_path / f"parsed-{run}.txt"
+        record.touch()
+        argv = [sys.executable, "-c", PROBE, str(record), "--lang", "en", "--no-watch", str(entries)]
+        with Session(argv, reader_env(isolated_dirs), tmp_path, rows=40, cols=120) as session:
+            session.wait_for("The only review", timeout=60)
+            session.wait_for("1 review", timeout=60)
+            session.send(b"q")
+            assert session.wait_exit(timeout=60) == 0
+        parsed.append(record.read_text(encoding="utf-8").splitlines())
+    assert any("app.tcss" in line for line in parsed[0])  # the first start parsed ours and Textual's
+    assert len(parsed[0]) > 10
+    assert parsed[1] == []
+    assert (isolated_dirs["XDG_CACHE_HOME"] / "prdigest-tui" / "stylesheet.pickle").is_file()
