@@ -24,12 +24,17 @@ from __future__ import annotations
 import enum
 import functools
 import io
+import os
 import pickle
 import sys
 from collections.abc import Mapping
 from typing import Any
 
-import textual
+from textual import color as textual_color
+from textual import geometry as textual_geometry
+from textual.css import model as textual_model
+from textual.css import scalar as textual_scalar
+from textual.css import styles as textual_styles
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
 
@@ -93,10 +98,16 @@ def variables_of(sheet: Stylesheet) -> dict[str, str]:
     return sheet._variables
 
 
-def versions() -> tuple[str, tuple[int, int]]:
-    """What else kept rules depend on: Textual's version (its classes are
-    pickled) and Python's."""
-    return textual.__version__, sys.version_info[:2]
+def versions() -> tuple:
+    """What else kept rules depend on: Python's version, and Textual's as
+    installed (its classes are pickled). Textual's by the files that define
+    them (path, size, modification time), not `textual.__version__`, which
+    reads the package's metadata (~15 ms)."""
+    installed = []
+    for module in (textual_model, textual_styles, textual_scalar, textual_color, textual_geometry):
+        info = os.stat(module.__file__ or "")
+        installed.append((module.__file__, info.st_size, info.st_mtime_ns))
+    return sys.version_info[:2], tuple(installed)
 
 
 def dump_rules(rules: Rules) -> bytes:
