@@ -1,0 +1,145 @@
+"""A cold start's module files asked for ahead (tui/read_ahead.py): which files,
+that a grandchild really brings them into the page cache and leaves no child
+behind, and that only a process that read from the disk does it.
+
+Residency is read with the kernel's `mincore` on a mapping of the file; pages
+are dropped from the page cache with `posix_fadvise(DONTNEED)` on a file
+written and synced (its pages clean), which the kernel honours on local file
+systems; where it does not (tmpfs), the tests that need it are skipped."""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import mmap
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tui import read_ahead
+
+PAGE = mmap.PAGESIZE
+
+
+def resident(path: Path) -> float:
+    """The share of `path`'s pages in the page cache."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_long,
+    ]
+    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    size = path.stat().st_size
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+    finally:
+        os.close(fd)
+    assert address not in (None, ctypes.c_void_p(-1).value)
+    try:
+        pages = (size + PAGE - 1) // PAGE
+        vector = ctypes.create_string_buffer(pages)
+        assert libc.mincore(ctypes.c_void_p(address), size, vector) == 0
+        return sum(byte & 1 for byte in vector.raw) / pages
+    finally:
+        libc.munmap(ctypes.c_void_p(address), size)
+
+
+def evicted(path: Path, size: int = 4 << 20) -> Path:
+    """`path`, `size` random bytes, written, synced and out of the page cache."""
+    path.write_bytes(os.urandom(size))
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    if resident(path) > 0.1:
+        pytest.skip("this file system keeps the file in memory (tmpfs?)")
+    return path
+
+
+def no_children() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_the_compiled_files_of_packages_are_found_and_nothing_else(tmp_path: Path) -> None:
+    tag = sys.implementation.cache_tag
+    wanted = [
+        tmp_path / "pkg" / "__pycache__" / f"a.{tag}.pyc",
+        tmp_path / "pkg" / "sub" / "__pycache__" / f"b.{tag}.pyc",
+    ]
+    others = [
+        tmp_path / "pkg" / "__pycache__" / f"a.{tag}.opt-1.pyc",
+        tmp_path / "pkg" / "__pycache__" / "a.cpython-20.pyc",
+        tmp_path / "pkg" / ".hidden" / "__pycache__" / f"c.{tag}.pyc",
+        tmp_path / "pkg" / "a.py",
+    ]
+    for path in wanted + others:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    assert sorted(read_ahead.compiled_files(str(tmp_path / "pkg"), tag)) == sorted(map(str, wanted))
+    assert list(read_ahead.compiled_files(str(tmp_path / "pkg"), tag, deep=False)) == [str(wanted[0])]
+    assert list(read_ahead.compiled_files(str(tmp_path / "none"), tag)) == []
+
+
+def test_the_files_read_ahead_are_the_modules_a_start_imports() -> None:
+    import textual.app
+
+    found = set(read_ahead.module_files())
+    assert all(path.endswith(f".{sys.implementation.cache_tag}.pyc") for path in found)
+    for module in (textual.app, read_ahead, os):
+        compiled = importlib.util.cache_from_source(module.__file__ or "")
+        if os.path.exists(compiled):  # written unless bytecode writing is off
+            assert compiled in found
+
+
+def test_a_grandchild_brings_the_files_in_and_no_child_is_left(tmp_path: Path) -> None:
+    files = [evicted(tmp_path / f"module-{n}.pyc") for n in range(3)]
+    assert no_children()
+    assert read_ahead.spawn(str(path) for path in files)
+    assert no_children()  # the child ended and was waited for; its child is not ours
+    deadline = time.monotonic() + 10
+    while min(resident(path) for path in files) < 0.9 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [resident(path) for path in files] == [pytest.approx(1.0, abs=0.1)] * 3
+
+
+PROBE = """\
+import os, sys
+from tui import read_ahead
+print(read_ahead.cold())
+with open(sys.argv[1], "rb") as f:
+    f.read()
+print(read_ahead.cold())
+"""
+
+
+def test_only_a_process_that_read_from_the_disk_counts_as_cold(tmp_path: Path) -> None:
+    path = evicted(tmp_path / "entries.yaml")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.split()
+    assert lines[1] == "True"  # its read of the evicted file came from the disk
+    if lines[0] == "True":  # the interpreter's own start read from the disk too: nothing to compare
+        return
+    assert resident(path) > 0.9
+    again = subprocess.run(
+        [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, check=True
+    )
+    assert again.stdout.split() == ["False", "False"]  # everything it read was in the page cache
