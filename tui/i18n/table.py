@@ -1,8 +1,8 @@
 """The fields every language's table has: `Words`, a NamedTuple (not a frozen
 dataclass: a dataclass compiles its methods from source when the module is
-imported, on the way to the first frame)."""
-
-from __future__ import annotations
+imported, on the way to the first frame). Its annotations are evaluated, not
+strings (no `from __future__ import annotations`): `NamedTuple` compiles a
+string annotation into a `ForwardRef`, ~1 ms for its ~150 fields."""
 
 from collections.abc import Mapping
 from typing import NamedTuple
