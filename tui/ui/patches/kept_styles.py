@@ -60,7 +60,7 @@ class KeptStylesheet(Stylesheet):
         self._kept_for = dict(self._variables)
         self._used: Rules = {}
         self.parsed = 0
-        """Sources parsed rather than taken from `kept`, while the variables were the first ones."""
+        """Sources parsed, not taken from `kept`, while the variables were the first ones."""
 
     def _parse_rules(
         self,
@@ -79,6 +79,7 @@ class KeptStylesheet(Stylesheet):
             if any(rule.errors for rule in rules):
                 return rules  # parse() raises on these; they are never kept
             self.parsed += 1
+            self._kept[key] = rules  # `parse` asks again for every source each time one is added
         self._used[key] = rules
         return rules
 
