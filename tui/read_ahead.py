@@ -51,9 +51,8 @@ def spawn(paths: Iterable[str]) -> bool:
         child = os.fork()
     except OSError:
         return False
-    if (
-        child == 0
-    ):  # pragma: no cover - runs in the forked processes (tests/cli/test_read_ahead.py sees their work)
+    # The forked processes' lines are not seen by coverage; tests/cli/test_read_ahead.py sees their work.
+    if child == 0:  # pragma: no cover
         try:
             if os.fork() == 0:
                 os.closerange(0, 3)  # a terminal the reader leaves is not held open
