@@ -16,6 +16,7 @@ so no zombie is left. (bench/README.md has the measurements.)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -59,7 +60,8 @@ def spawn(paths: Iterable[str]) -> bool:
                 read_ahead(paths)
         finally:
             os._exit(0)
-    os.waitpid(child, 0)
+    with contextlib.suppress(ChildProcessError):  # SIGCHLD ignored: reaped already
+        os.waitpid(child, 0)
     return True
 
 
