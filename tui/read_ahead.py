@@ -31,11 +31,9 @@ STANDARD_LIBRARY = ("", "asyncio", "collections", "importlib", "json", "concurre
 
 def cold() -> bool:
     """Did this process read from a device (not the page cache) so far?"""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not POSIX
-        return False
-    return resource.getrusage(resource.RUSAGE_SELF).ru_inblock > 0
+    from tui.load.pool_wait import disk_reads
+
+    return disk_reads() > 0
 
 
 def start() -> bool:

@@ -2,16 +2,13 @@
 that a grandchild really brings them into the page cache and leaves no child
 behind, and that only a process that read from the disk does it.
 
-Residency is read with the kernel's `mincore` on a mapping of the file; pages
-are dropped from the page cache with `posix_fadvise(DONTNEED)` on a file
-written and synced (its pages clean), which the kernel honours on local file
-systems; where it does not (tmpfs), the tests that need it are skipped."""
+Files are dropped from the page cache and their residency read with
+tests/page_cache.py; where the file system keeps them (tmpfs), the tests that
+need it are skipped."""
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
-import mmap
 import os
 import subprocess
 import sys
@@ -20,50 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.page_cache import evict, resident
 from tui import read_ahead
-
-PAGE = mmap.PAGESIZE
-
-
-def resident(path: Path) -> float:
-    """The share of `path`'s pages in the page cache."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [
-        ctypes.c_void_p,
-        ctypes.c_size_t,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_long,
-    ]
-    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
-    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-    size = path.stat().st_size
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
-    finally:
-        os.close(fd)
-    assert address not in (None, ctypes.c_void_p(-1).value)
-    try:
-        pages = (size + PAGE - 1) // PAGE
-        vector = ctypes.create_string_buffer(pages)
-        assert libc.mincore(ctypes.c_void_p(address), size, vector) == 0
-        return sum(byte & 1 for byte in vector.raw) / pages
-    finally:
-        libc.munmap(ctypes.c_void_p(address), size)
 
 
 def evicted(path: Path, size: int = 4 << 20) -> Path:
     """`path`, `size` random bytes, written, synced and out of the page cache."""
     path.write_bytes(os.urandom(size))
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    finally:
-        os.close(fd)
+    evict([path])
     if resident(path) > 0.1:
         pytest.skip("this file system keeps the file in memory (tmpfs?)")
     return path
@@ -121,6 +82,7 @@ def test_a_grandchild_brings_the_files_in_and_no_child_is_left(tmp_path: Path) -
 
 PROBE = """\
 import os, sys
+from tests.page_cache import evict, resident
 from tui import read_ahead
 print(read_ahead.cold())
 with open(sys.argv[1], "rb") as f:

@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from tests.entry_files import reviews_in
+from tests.page_cache import evict
 from tui.load.cache import ParseCache
 from tui.load.discover import discover
 from tui.load.journal import journals
@@ -32,16 +33,6 @@ assert LONG_WAIT_S > GO_WAIT_S
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_spawn") or not hasattr(os, "posix_fadvise"), reason="no posix_spawn or fadvise"
 )
-
-
-def evict(paths: list[Path]) -> None:
-    for path in paths:
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        finally:
-            os.close(fd)
 
 
 def cold_in_a_new_process(path: Path) -> bool:

@@ -23,14 +23,13 @@ from tui.core.text import clean
 from tui.i18n import words
 from tui.load.cache import ParseCache
 from tui.load.first_frame import FirstPart
-from tui.store import uistate
 from tui.store.state import ReadState
 from tui.ui import palette, signals, styles
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
 from tui.ui.reader import ReaderScreen
-from tui.ui.theme import remembered_theme
+from tui.ui.theme import follow_choice, remembered_theme
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
     from tui.store.config import Config
@@ -101,7 +100,7 @@ class PrDigestApp(App[None]):
     def on_mount(self) -> None:
         signals.end_as_quit(self)  # SIGTERM and SIGHUP quit as `q` does
         self._apply_config()
-        self._follow_theme_choice()
+        follow_choice(self, self._unknown_theme, self.ui_path)  # warn of an unknown one, remember the next
         self.reader.library = self.loads.first_library()  # shown as the reader's screen mounts
 
     def on_ready(self) -> None:
@@ -133,7 +132,7 @@ class PrDigestApp(App[None]):
         else:
             (self.screen.focus_next if step > 0 else self.screen.focus_previous)()
 
-    # -- config, keymap, theme ----------------------------------------------------
+    # -- config and keymap ----------------------------------------------------
 
     @classmethod
     def binding_ids(cls) -> set[str]:
@@ -191,23 +190,6 @@ class PrDigestApp(App[None]):
                     binding = binding.with_key(remapped.split(",")[0].strip())
                 return self.get_key_display(binding)
         return ""
-
-    def _follow_theme_choice(self) -> None:
-        """The remembered theme is in use already (`theme`): say if it was not
-        available, and remember the next one chosen."""
-        if self._unknown_theme:
-            self.notify(
-                words().theme_unknown.format(theme=self._unknown_theme),
-                severity="warning",
-                timeout=8,
-                markup=False,
-            )
-        self.theme_changed_signal.subscribe(self, self._remember_theme)
-
-    def _remember_theme(self, theme: object) -> None:
-        name = getattr(theme, "name", None)
-        if isinstance(name, str) and uistate.load(self.ui_path).get("theme") != name:
-            uistate.save(self.ui_path, theme=name)
 
     # -- command palette ------------------------------------------------------------
 
