@@ -2,8 +2,9 @@
 the library's order ranked once it is loaded, a filter's answer reused when it
 is asked again, the marks applied fresh on every key (a review read, a
 checklist done, a reload that changes a file), the cursor kept on its review,
-and `/` and escape drawn in one frame. Every list is checked against the
-plain filters (tui.core.filters.select without ranks or kept answers)."""
+`/` and escape drawn in one frame, and a pane's lines and bars kept through a
+resize. Every list is checked against the plain filters
+(tui.core.filters.select without ranks or kept answers)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from tests.waiting import wait_until
 from tui.core.filters import view_key
 from tui.store.locations import bundled_entries
 from tui.ui.app import PrDigestApp
+from tui.ui.widgets.key_bar import KeyBar
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
 from tui.ui.widgets.scrolling import PaneScrollBar
+from tui.ui.widgets.search_bar import SearchBar
 
 
 def app_on(tmp_path: Path, paths: list[Path] | None = None, *, watch: bool = False) -> PrDigestApp:
@@ -144,33 +147,47 @@ async def test_a_reload_that_changes_a_file_is_listed_and_counted(tmp_path: Path
         assert all_row.total == 4
 
 
-async def test_slash_and_escape_are_drawn_in_one_frame(tmp_path: Path) -> None:
-    """The box takes a row from the panes: the list's content height changes
-    with its height, and was set from the Resize event, a second frame a
-    tick after the first. The first `/` lays the new box out for the first
-    time, which asked for a second layout too."""
+async def test_slash_and_escape_are_drawn_in_one_frame_in_the_key_bars_row(tmp_path: Path) -> None:
+    """The box takes the key bar's row while it is open: the panes keep their
+    size, so neither the review pane's lines nor the scrollbars are drawn
+    again, and each key is one frame. (The first `/` lays the new box out for
+    the first time, which asked for a second layout.)"""
     entries = forty_reviews(tmp_path)  # more rows than the list shows
     app = app_on(tmp_path, [entries])
     frames = Frames(app)
+    lines: list[int] = []
+    bars: list[PaneScrollBar] = []
+    render_line, render_bar = ReviewView.render_line, PaneScrollBar.render
+
+    def counting_lines(self: ReviewView, y: int):
+        lines.append(y)
+        return render_line(self, y)
+
+    def counting_bars(self: PaneScrollBar):
+        bars.append(self)
+        return render_bar(self)
+
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
-        listing = app.query_one(ReviewList)
-        assert listing.max_scroll_y > 0
-        height = listing.virtual_size.height
-        assert await press(pilot, frames, "slash") == 1
-        assert listing.virtual_size.height != height  # the list's parity changed with its height
-        assert await press(pilot, frames, "escape") == 1
-        assert listing.virtual_size.height == height
-        for _ in range(2):
-            assert await press(pilot, frames, "slash") == 1
-            assert await press(pilot, frames, "escape") == 1
+        main, keys, box = app.query_one("#main"), app.query_one(KeyBar), app.query_one(SearchBar)
+        region, row = main.region, keys.region
+        assert row.y == 39 and row.height == 1
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ReviewView, "render_line", counting_lines)
+            patch.setattr(PaneScrollBar, "render", counting_bars)
+            for _ in range(3):
+                assert await press(pilot, frames, "slash") == 1
+                assert box.region == row and not keys.display
+                assert main.region == region
+                assert await press(pilot, frames, "escape") == 1
+                assert keys.display and not box.display and keys.region == row
+                assert main.region == region
+        assert lines == [] and bars == []
 
 
-async def test_the_scrollbars_drawings_are_kept_for_the_next_slash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`/` and escape each change both panes' bars: the second time round they
-    look as they did the first, and are not drawn again."""
+async def test_the_scrollbars_drawings_are_kept_for_the_next_resize(tmp_path: Path) -> None:
+    """A terminal a row shorter and back changes both panes' bars: the second
+    time round they look as they did the first, and are not drawn again."""
     entries = forty_reviews(tmp_path)  # more rows than the list shows
     drawn: list[PaneScrollBar] = []
     render = PaneScrollBar.render
@@ -179,36 +196,41 @@ async def test_the_scrollbars_drawings_are_kept_for_the_next_slash(
         drawn.append(self)
         return render(self)
 
-    monkeypatch.setattr(PaneScrollBar, "render", counting)
     app = app_on(tmp_path, [entries])
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
-        before = screen_text(app)
-        await pilot.press("slash")
-        await pilot.pause()
-        opened = screen_text(app)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert screen_text(app) == before
-        drawn.clear()
-        await pilot.press("slash")
-        await pilot.pause()
-        assert screen_text(app) == opened
-        await pilot.press("escape")
-        await pilot.pause()
-        assert screen_text(app) == before
-        assert drawn == []  # both pictures of both bars were kept
-        await pilot.press("G")  # the list's bar moves: drawn anew
-        await pilot.pause()
-        assert drawn
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(PaneScrollBar, "render", counting)
+            before = screen_text(app)
+            await resize(pilot, 39)
+            shorter = screen_text(app)
+            assert drawn  # both bars changed length
+            await resize(pilot, 40)
+            assert screen_text(app) == before
+            drawn.clear()
+            await resize(pilot, 39)
+            assert screen_text(app) == shorter
+            await resize(pilot, 40)
+            assert screen_text(app) == before
+            assert drawn == []  # both pictures of both bars were kept
+            await pilot.press("G")  # the list's bar moves: drawn anew
+            await pilot.pause()
+            assert drawn
+
+
+async def resize(pilot: object, height: int) -> None:
+    await pilot.resize_terminal(120, height)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
 
 
 async def test_a_pane_only_shorter_or_taller_keeps_its_lines_and_shows_them_right(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`/` takes a row from the review pane and escape gives it back: its
-    lines above the bottom edge stay as they were, and are not drawn again;
-    what the screen shows is what a full redraw of the pane shows."""
+    """A terminal a row shorter takes a row from the review pane, and a row
+    taller gives it back: its lines above the bottom edge stay as they were,
+    and are not drawn again; what the screen shows is what a full redraw of
+    the pane shows."""
     entries = forty_reviews(tmp_path)  # more rows than the list shows
     drawn: list[int] = []
     render_line = ReviewView.render_line
@@ -222,20 +244,18 @@ async def test_a_pane_only_shorter_or_taller_keeps_its_lines_and_shows_them_righ
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         view = app.query_one(ReviewView)
-        for key in ("slash", "escape", "slash", "escape"):
+        for height in (39, 40, 39, 40):
             drawn.clear()
-            await pilot.press(key)
-            await pilot.pause()
-            assert len(drawn) <= 2, (key, drawn)  # the row that was or became the bottom edge
+            await resize(pilot, height)
+            assert len(drawn) <= 2, (height, drawn)  # the row that was or became the bottom edge
             shown = drawn_screen(app)
             view.refresh()  # every line drawn anew
             await pilot.pause()
-            assert drawn_screen(app) == shown, key
+            assert drawn_screen(app) == shown, height
         await pilot.press("enter", "j", "j")  # the pane's own keys still draw it
         await pilot.pause()
         drawn.clear()
-        await pilot.press("slash")
-        await pilot.pause()
+        await resize(pilot, 39)
         shown = drawn_screen(app)
         view.refresh()
         await pilot.pause()

@@ -63,8 +63,9 @@ class ReaderScreen(SearchKeys, LookAhead, ViewKeys):  # ViewKeys is a MarkKeys, 
                 yield ReviewList(id="reviews")
             yield ReviewView(id="review")
             yield CodePane(id="code")  # in the review's place while a ref is open
-        yield SearchBar(id="search-bar")
-        yield KeyBar()
+        keys = KeyBar()
+        yield SearchBar(in_place_of=keys, id="search-bar")
+        yield keys
 
     def on_mount(self) -> None:
         """Show the first files (the App read them as it mounted, before this

@@ -1,5 +1,9 @@
 """The search box: `/` opens it, typing searches as you type, enter opens the
-first match, escape clears. It posts messages; the app searches."""
+first match, escape clears. It posts messages; the app searches.
+
+While open it takes the key bar's row, as the prompts of less, vim, newsboat
+and lazygit take their bottom line: the panes keep their size, so opening and
+closing the box redraws that row (and the focus change), not the screen."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from tui.i18n import words
 from tui.ui.widgets.to_screen import post_to_screen
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
     from textual.widgets import Input
 
 
@@ -40,9 +45,11 @@ class SearchBar(Horizontal):
     class Cancelled(Message):
         pass
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, in_place_of: Widget | None = None, id: str | None = None) -> None:
+        """`in_place_of`: the one-row widget (the key bar) hidden while the box shows."""
         super().__init__(id=id)
         self._input: Input | None = None
+        self._in_place_of = in_place_of
 
     @property
     def input(self) -> Input:
@@ -76,7 +83,7 @@ class SearchBar(Horizontal):
         """Show the box and focus it now, not after a refresh: keys typed right
         after the `/` (a paste, a fast typist, tmux send-keys) are already queued,
         and the App hands each to whatever has focus when it reads it."""
-        self.display = True
+        self._show(True)
         box = self.input
         box.placeholder = words().search_placeholder
         box.value = query
@@ -88,7 +95,13 @@ class SearchBar(Horizontal):
 
     def close(self) -> None:
         if self.display:  # Textual lays the screen out on every set, changed or not
-            self.display = False
+            self._show(False)
+
+    def _show(self, shown: bool) -> None:
+        """Both in one turn: one layout, in which nothing else moves."""
+        self.display = shown
+        if self._in_place_of is not None:
+            self._in_place_of.display = not shown
 
     def _value_changed(self, value: str) -> None:
         if self.display:
