@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from tests.app_helpers import make_app, screen_text, settled
+from tests.app_helpers import make_app, screen_text, settled, write_review
 from tui.ui import look_ahead
 from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_view import ReviewView
@@ -176,3 +176,74 @@ async def test_enter_borders_the_reviews_lines_anew_without_styling_them(
         if key == "enter":
             assert came
             assert styled <= 1 and bordered > 0, seen
+
+
+def four_verdicts(tmp_path: Path) -> Path:
+    """60 reviews, 15 of each verdict, one a file: each verdict's list fills the
+    review list, and each tag (three) lists other reviews than the next."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    for n in range(60):
+        verdict = ("deep", "quick", "skim", "skip")[n % 4]
+        write_review(entries / f"r{n:02}.yaml", f"review {n:02}", tags=f"[t{n % 3}]", verdict=verdict)
+    return entries
+
+
+async def rows_styled_on_keys(
+    tmp_path: Path, setup: list[str], keys: list[str]
+) -> list[tuple[int, int, bool]]:
+    """For each of `keys` after `setup` and the idle turns: the content lines
+    the review list and the review pane styled anew by the key's frame (the
+    first that lists other reviews), and whether such a frame came."""
+    app = make_app(tmp_path, [four_verdicts(tmp_path)])
+    out = []
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        listing, view = app.reader.review_list, app.query_one(ReviewView)
+        rows, lines = listing._styles_cache, view._styles_cache
+        assert isinstance(rows, KeptLines) and isinstance(lines, KeptLines)
+        frames = record_frames(app, lambda: (listing.reviews, rows.styled, lines.styled))
+        for key in setup:
+            await pilot.press(key)
+            await pilot.pause()
+        for key in keys:
+            await pilot.pause()
+            await pilot.pause()
+            listed, styled_rows, styled_lines = listing.reviews, rows.styled, lines.styled
+            frames.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            changed = [f for f in frames if f[0] is not listed]
+            if changed:
+                out.append((changed[0][1] - styled_rows, changed[0][2] - styled_lines, True))
+            else:
+                out.append((0, 0, False))
+    return out
+
+
+async def test_the_next_verdicts_rows_are_drawn_right_after_a_v(tmp_path: Path) -> None:
+    """`v` pressed again and again, faster than the look-ahead's rest: each
+    press finds the next verdict's rows and review done but for the cursor's
+    row (its two lines, in the cursor's look)."""
+    seen = await rows_styled_on_keys(tmp_path, ["v"], ["v", "v", "v", "v", "v", "v"])
+    assert all(came for _, _, came in seen), seen
+    assert all(rows <= 2 and lines == 0 for rows, lines, _ in seen), seen
+
+
+async def test_a_tag_switchs_rows_are_drawn_before_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(look_ahead, "REST_AFTER_S", 0.0)
+    seen = await rows_styled_on_keys(tmp_path, ["shift+tab", "j", "j"], ["j", "j", "k", "k"])
+    assert all(came for _, _, came in seen), seen
+    assert all(rows <= 2 for rows, _, _ in seen), seen  # the cursor's row, in its look
+
+
+async def test_without_the_look_ahead_a_v_styles_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The measure of the two tests above: a `v` styles its new rows when
+    nothing is looked ahead."""
+    monkeypatch.setattr(look_ahead, "LOOK_AHEAD", False)
+    seen = await rows_styled_on_keys(tmp_path, ["v"], ["v", "v", "v"])
+    assert all(rows > 2 for rows, _, _ in seen), seen

@@ -9,12 +9,16 @@ and lays out and styles them (`ReviewView.lay_out_ahead`); the key that shows
 one finds it done. `enter` shows the same review with the cursor on it: its
 cursor's lines are styled ahead too (`ReviewView.open_ahead`).
 
+A key that lists other reviews (`v`, a tag switch) also draws a screenful
+of rows never shown before; the rows it would show are drawn and styled
+ahead too (`ReviewList.draw_ahead`).
+
 The review a press of the same key shows next (the next row after j, a page
-on after a page key, the next tag after j in the tags pane) is laid out
-right after the frame, with the cursor's lines for `enter` (~1 ms); the
-others (the row the other way, a page either way, the next verdict's list:
-listing it costs up to ~15 ms at 100,000, too much right after each `v`'s
-frame) one a turn of the loop once no key or mouse
+on after a page key, the next tag after j in the tags pane, the next
+verdict's list and review after `v`: ~1 ms, and ~5-10 ms for `v`) is laid
+out right after the frame, with the cursor's lines for `enter`; the
+others (the row the other way, a page either way, the next verdict's list)
+one a turn of the loop once no key or mouse
 event has come for `REST_AFTER_S`: a held key pays for the one its next
 press shows, and a key that follows another (`enter` after `j`) does not
 wait for a layout of the first key's look-ahead. Nothing is
@@ -54,6 +58,7 @@ class LookAhead(RefKeys):
     _row_before: int | None = None
     _tag_before: int | None = None
     _ahead_planned = False
+    _verdict_stepped = False
     _ahead_turn = 0  # a newer plan stops the steps of an older one
 
     def watch_current_key(self) -> None:
@@ -62,6 +67,7 @@ class LookAhead(RefKeys):
 
     def watch_filters(self, old: Filters, new: Filters) -> None:
         super().watch_filters(old, new)
+        self._verdict_stepped = new == old.next_verdict()  # `v`: its next press is looked ahead now
         self._plan_ahead()  # a tag switch or `v` that kept the review shown
 
     def _plan_ahead(self) -> None:
@@ -77,6 +83,7 @@ class LookAhead(RefKeys):
         if not self.is_attached:
             return
         now, rest = self._steps()
+        self._verdict_stepped = False
         for step in now:
             step()
         self._rest(self._ahead_turn, rest)
@@ -89,6 +96,8 @@ class LookAhead(RefKeys):
             return [], []
         if self.focused is self.review_list:
             steps = self._list_steps()
+            if self._verdict_stepped and steps:  # `v` again next: its list and review
+                steps.insert(0, steps.pop())
             return [*steps[:1], self.review_view.open_ahead], steps[1:]
         if self.focused is self.tag_list:
             steps = self._tag_steps()
@@ -151,8 +160,10 @@ class LookAhead(RefKeys):
         if not listed:
             return
         # The list is a part of the ranked list, in its order (as `ReviewList` finds).
-        if position(listed, self.current_key, self.ranks.ready(self.library.reviews)) is None:
+        ranks = self.ranks.ready(self.library.reviews)
+        if position(listed, self.current_key, ranks) is None:
             self._review_ahead(listed[0])
+        self.review_list.draw_ahead(listed, self.current_key, ranks)
 
     def _review_ahead(self, review: Review) -> None:
         self.review_view.lay_out_ahead(
