@@ -213,3 +213,27 @@ def test_repos_map_repositories_to_clones(tmp_path: Path) -> None:
     ]
     path.write_text("repos: [a]\n", encoding="utf-8")
     assert config.load(path).warnings == [f"{path}: `repos` must map owner/name to a folder, found a list"]
+
+
+async def test_the_search_boxs_placeholder_names_the_clear_key_as_remapped(tmp_path: Path) -> None:
+    """The box takes the key bar's row while it is open: its placeholder is
+    where the key that clears is shown, and it follows the keymap."""
+    app = app_with_config(tmp_path, "keymap:\n  search.cancel: ctrl+g\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash")
+        await pilot.pause()
+        box = app.reader.search_bar.input
+        assert "^g: clear" in box.placeholder and "esc" not in box.placeholder  # as the key bar shows keys
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert not app.query_one("#search-bar").display
+
+
+async def test_the_search_boxs_placeholder_names_escape_by_default(tmp_path: Path) -> None:
+    app = app_with_config(tmp_path, "")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash")
+        await pilot.pause()
+        assert "esc: clear" in app.reader.search_bar.input.placeholder

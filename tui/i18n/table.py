@@ -57,6 +57,7 @@ class Words(NamedTuple):
     filter_clear_hint: str
     shown_count: tuple[str, str]
     search_placeholder: str
+    """`{clear}`: the key that clears the search (escape, unless remapped)."""
     no_matches: str
     search_counting: str
     """The count of a search still running: at least `{n}`."""

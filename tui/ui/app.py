@@ -30,6 +30,7 @@ from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
 from tui.ui.reader import ReaderScreen
 from tui.ui.theme import follow_choice, remembered_theme
+from tui.ui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:  # imported where used: start-up does not need them
     from tui.store.config import Config
@@ -182,8 +183,11 @@ class PrDigestApp(App[None]):
         )
 
     def key_for(self, binding_id: str) -> str:
-        """How the key bound to `binding_id` (a reader binding) is shown, after any remapping."""
-        for binding in KEYS:
+        """How the key bound to `binding_id` (a reader or search box binding) is shown,
+        after any remapping."""
+        for binding in (*KEYS, *SearchBar.BINDINGS):
+            if not isinstance(binding, Binding):
+                continue
             if binding.id == binding_id:
                 remapped = self.keymap.get(binding_id)
                 if remapped:

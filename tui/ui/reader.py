@@ -73,6 +73,7 @@ class ReaderScreen(SearchKeys, LookAhead, ViewKeys):  # ViewKeys is a MarkKeys, 
         focus: MainScreen.AUTO_FOCUS."""
         self.query_one("#tags").border_title = words().tags
         self.query_one("#reviews").border_title = words().reviews
+        self.search_bar.clear_key = self.key_for("search.cancel")
         self.review_view.hint_keys = {
             "read": self.key_for("review.read"),
             "problems": self.key_for("problems"),

@@ -50,6 +50,9 @@ class SearchBar(Horizontal):
         super().__init__(id=id)
         self._input: Input | None = None
         self._in_place_of = in_place_of
+        self.clear_key = "esc"
+        """How the key that clears is shown, after any remapping (the screen sets
+        it): the placeholder names it, as the key bar is hidden while typing."""
 
     @property
     def input(self) -> Input:
@@ -61,13 +64,16 @@ class SearchBar(Horizontal):
 
             from tui.ui.patches import quiet_input
 
-            self._input = quiet_input()(placeholder=words().search_placeholder, id="search-input")
+            self._input = quiet_input()(placeholder=self._placeholder(), id="search-input")
             self.mount(Label("/", id="search-prompt", markup=False), self._input)
             # Told as the value is set, in the key's own turn: `Input.Changed`
             # reaches the screen three message hops later, after the screen
             # has drawn the box, so the list it selects took a second frame.
             self.watch(self._input, "value", self._value_changed, init=False)
         return self._input
+
+    def _placeholder(self) -> str:
+        return words().search_placeholder.format(clear=self.clear_key)
 
     def prepare(self) -> None:
         if self.is_attached:  # not when the app is quitting already
@@ -85,7 +91,7 @@ class SearchBar(Horizontal):
         and the App hands each to whatever has focus when it reads it."""
         self._show(True)
         box = self.input
-        box.placeholder = words().search_placeholder
+        box.placeholder = self._placeholder()
         box.value = query
         box.cursor_position = len(query)
         if box.is_mounted:
