@@ -15,6 +15,7 @@ from textual.app import App
 
 from tests.app_helpers import make_app, screen_text, settled, write_review
 from tui.ui import look_ahead
+from tui.ui.app import PrDigestApp
 from tui.ui.patches.lines import KeptLines
 from tui.ui.widgets.review_view import ReviewView
 
@@ -116,34 +117,56 @@ async def test_a_review_laid_out_ahead_and_checked_since_shows_its_check(tmp_pat
         assert f"1/{len(following.checklist)} checked" in screen_text(app)
 
 
-async def styled_on_keys(tmp_path: Path, setup: list[str], keys: list[str]) -> list[tuple[int, int, bool]]:
-    """For each of `keys` after `setup` and the idle turns: the lines the review
-    pane styled and bordered anew by the key's first frame that shows another
-    review or the pane focused, and whether such a frame came."""
-    app = make_app(tmp_path)
+Counts = Callable[[], tuple[int, int]]
+
+
+async def counted_on_keys(
+    tmp_path: Path,
+    paths: list[Path] | None,
+    setup: list[str],
+    keys: list[str],
+    watch: Callable[[App], tuple[Callable[[], object], Counts]],
+) -> list[tuple[int, int, bool]]:
+    """For each of `keys` after `setup` and the idle turns: how much the two
+    counts went up by the key's first frame that shows something else (`shown`
+    no longer equal), and whether such a frame came. `watch(app)` gives
+    `shown` and the counts, once the app runs."""
+    app = make_app(tmp_path, paths)
     out = []
     async with app.run_test(size=(110, 32)) as pilot:
         await settled(app, pilot)
-        view = app.query_one(ReviewView)
-        cache = view._styles_cache
-        assert isinstance(cache, KeptLines)
-        frames = record_frames(app, lambda: (view.review, view.has_focus, cache.styled, cache.bordered))
+        shown, counts = watch(app)
+        frames = record_frames(app, lambda: (shown(), *counts()))
         for key in setup:
             await pilot.press(key)
             await pilot.pause()
         for key in keys:
             await pilot.pause()
             await pilot.pause()
-            shown, focused, styled, bordered = view.review, view.has_focus, cache.styled, cache.bordered
+            before, (first, second) = shown(), counts()
             frames.clear()
             await pilot.press(key)
             await pilot.pause()
-            changed = [f for f in frames if f[0] is not shown or f[1] != focused]
+            changed = [f for f in frames if f[0] != before]
             if changed:
-                out.append((changed[0][2] - styled, changed[0][3] - bordered, True))
+                out.append((changed[0][1] - first, changed[0][2] - second, True))
             else:
                 out.append((0, 0, False))
     return out
+
+
+async def styled_on_keys(tmp_path: Path, setup: list[str], keys: list[str]) -> list[tuple[int, int, bool]]:
+    """For each of `keys` after `setup` and the idle turns: the lines the review
+    pane styled and bordered anew by the key's first frame that shows another
+    review or the pane focused, and whether such a frame came."""
+
+    def watch(app: App) -> tuple[Callable[[], object], Counts]:
+        view = app.query_one(ReviewView)
+        cache = view._styles_cache
+        assert isinstance(cache, KeptLines)
+        return lambda: (id(view.review), view.has_focus), lambda: (cache.styled, cache.bordered)
+
+    return await counted_on_keys(tmp_path, None, setup, keys, watch)
 
 
 async def test_a_tag_switchs_review_is_styled_before_the_key(
@@ -195,30 +218,15 @@ async def rows_styled_on_keys(
     """For each of `keys` after `setup` and the idle turns: the content lines
     the review list and the review pane styled anew by the key's frame (the
     first that lists other reviews), and whether such a frame came."""
-    app = make_app(tmp_path, [four_verdicts(tmp_path)])
-    out = []
-    async with app.run_test(size=(110, 32)) as pilot:
-        await settled(app, pilot)
+
+    def watch(app: App) -> tuple[Callable[[], object], Counts]:
+        assert isinstance(app, PrDigestApp)
         listing, view = app.reader.review_list, app.query_one(ReviewView)
         rows, lines = listing._styles_cache, view._styles_cache
         assert isinstance(rows, KeptLines) and isinstance(lines, KeptLines)
-        frames = record_frames(app, lambda: (listing.reviews, rows.styled, lines.styled))
-        for key in setup:
-            await pilot.press(key)
-            await pilot.pause()
-        for key in keys:
-            await pilot.pause()
-            await pilot.pause()
-            listed, styled_rows, styled_lines = listing.reviews, rows.styled, lines.styled
-            frames.clear()
-            await pilot.press(key)
-            await pilot.pause()
-            changed = [f for f in frames if f[0] is not listed]
-            if changed:
-                out.append((changed[0][1] - styled_rows, changed[0][2] - styled_lines, True))
-            else:
-                out.append((0, 0, False))
-    return out
+        return lambda: id(listing.reviews), lambda: (rows.styled, lines.styled)
+
+    return await counted_on_keys(tmp_path, [four_verdicts(tmp_path)], setup, keys, watch)
 
 
 async def test_the_next_verdicts_rows_are_drawn_right_after_a_v(tmp_path: Path) -> None:
