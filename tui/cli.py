@@ -286,6 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] and argv[0] in commands:
         command = commands[argv[0]]
         return guarded(f"prdigest-tui {argv[0]}", lambda: command(argv[1:]))
+    from tui import read_ahead
+
+    read_ahead.start()  # the reader's cold start: its module files asked for at once (not a command's)
     parser = argparse.ArgumentParser(
         prog="prdigest-tui",
         description="A terminal reader for PR review digests. "

@@ -11,8 +11,5 @@ def run() -> None:
     if sys.argv[1:2] == ["status"]:
         from tui.status_command import run as command
     else:
-        from tui import read_ahead
-
-        read_ahead.start()  # a cold start: its module files asked for at once
         from tui.cli import run as command
     command()

@@ -1,4 +1,6 @@
-"""A cold start asks the kernel for its module files all at once.
+"""A cold start of the reader asks the kernel for its module files all at once
+(`tui.cli.main`, once the command line is not a command: `check` on a fresh CI
+machine imports no Textual, and its own reads would queue behind 14 MB of it).
 
 After a reboot (or once the page cache has dropped them) every module a start
 imports is read from the disk when it is imported, one file after another:

@@ -105,3 +105,39 @@ def test_only_a_process_that_read_from_the_disk_counts_as_cold(tmp_path: Path) -
         [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, check=True
     )
     assert again.stdout.split() == ["False", "False"]  # everything it read was in the page cache
+
+
+COMMAND = """\
+import sys
+from tui import entry
+with open(sys.argv[1], "rb") as f:
+    f.read()  # this process has read from the disk: a cold start
+sys.argv = ["prdigest-tui", *sys.argv[2:]]
+try:
+    entry.run()  # the console script
+except SystemExit:
+    pass
+"""
+
+
+@pytest.mark.parametrize(("argv", "reads_ahead"), [(["--version"], True), (["locate"], False)])
+def test_the_reader_reads_ahead_and_a_command_does_not(
+    tmp_path: Path, argv: list[str], reads_ahead: bool
+) -> None:
+    """`--version` goes the reader's way (the read-ahead starts before its
+    arguments are parsed); `locate`, like `check`, is a command that imports
+    no Textual: Textual's compiled files stay out of the page cache."""
+    import textual.widget
+
+    compiled = Path(importlib.util.cache_from_source(textual.widget.__file__ or ""))
+    if not compiled.exists():
+        pytest.skip("no compiled Textual module to watch (bytecode writing off)")
+    evict([compiled])
+    if resident(compiled) > 0.1:
+        pytest.skip("this file system keeps the file in memory (tmpfs?)")
+    probe = evicted(tmp_path / "entries.yaml")
+    subprocess.run([sys.executable, "-c", COMMAND, str(probe), *argv], capture_output=True, check=True)
+    deadline = time.monotonic() + (10 if reads_ahead else 1)
+    while resident(compiled) < 0.9 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert (resident(compiled) >= 0.9) is reads_ahead
