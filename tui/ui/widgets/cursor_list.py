@@ -70,18 +70,22 @@ class CursorList(Pane, can_focus=True):
             or height < 1
         ):
             return
-        start, end = self.row_lines(self.highlighted)
         top = self.scroll_offset.y
+        y = self.revealed_top(self.highlighted, top, height)
+        if y != top:
+            self.scroll_to(y=y, animate=False, immediate=True, force=True)
+
+    def revealed_top(self, index: int, top: int, height: int) -> int:
+        """The line a pane `height` lines high scrolled to `top` is scrolled to
+        by `reveal` with row `index` highlighted (`top` if it shows already)."""
+        start, end = self.row_lines(index)
         if top <= start and end <= top + height:
-            return
+            return top
         if start < top or end - start >= height:
-            y = start
-        else:
-            y = end - height
-            first, after = self.row_lines(self.row_at(y))
-            if first < y:
-                y = after
-        self.scroll_to(y=y, animate=False, immediate=True, force=True)
+            return start
+        y = end - height
+        first, after = self.row_lines(self.row_at(y))
+        return after if first < y else y
 
     def move_to(self, index: int) -> None:
         if self.row_count():

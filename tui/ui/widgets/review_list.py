@@ -287,11 +287,8 @@ class ReviewList(CursorList):
             return
         found = position(reviews, selected, ranks) if selected is not None else None
         index = 0 if found is None else found
-        start, end = index * ROW_HEIGHT, (index + 1) * ROW_HEIGHT
-        lines = len(reviews) * ROW_HEIGHT
-        top = max(0, min(self.scroll_offset.y, lines + 1 - height))
-        if not (top <= start and end <= top + height):  # as `reveal` scrolls
-            top = start if start < top or height <= ROW_HEIGHT else end - height + (end - height) % ROW_HEIGHT
+        top = max(0, min(self.scroll_offset.y, len(reviews) * ROW_HEIGHT + 1 - height))  # the scroll kept
+        top = self.revealed_top(index, top, height)
         contents: list[Strip] = []
         for row in range(top // ROW_HEIGHT, min(len(reviews), -(-(top + height) // ROW_HEIGHT))):
             if row != index:
