@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual._compositor import Compositor
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tests.app_helpers import make_app, screen_text, settled
 from tui.core.model import ALL_TAG
+from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
+from tui.ui.widgets.scrolling import Pane
+from tui.ui.widgets.tag_list import TagList
 
 
 class LayoutCounter:
@@ -273,3 +278,34 @@ async def test_a_theme_change_recolours_the_cached_rows_and_lines(tmp_path: Path
         assert after[0] != before[0] and after[1] != before[1]
         assert after[0] == listing.get_component_rich_style("review-list--title")
         assert relayouts >= 1
+
+
+async def test_a_pane_reads_where_it_is_once_a_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each line-API pane draws all its lines from one read of its width and
+    scroll (`Pane.placed`): each read walks the pane's styles and scrollbars,
+    and per line it was most of what a kept line cost."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        reads = 0
+        region = Widget.scrollable_content_region
+
+        def counted(widget: Widget) -> object:
+            nonlocal reads
+            reads += 1
+            return region.fget(widget)  # type: ignore[attr-defined]
+
+        panes: list[Pane] = [app.query_one(ReviewList), app.query_one(ReviewView), app.query_one(TagList)]
+        for pane in panes:
+            lines = pane.size.height
+            assert lines > 8
+            monkeypatch.setattr(Widget, "scrollable_content_region", property(counted))
+            reads = 0
+            pane._styles_cache.clear()  # every line drawn again
+            drawn = pane.render_lines(pane.size.region)
+            monkeypatch.undo()
+            assert len(drawn) == lines
+            assert reads <= 2, (type(pane).__name__, reads, lines)
+            assert pane.placed() == (pane.scrollable_content_region.width, *pane.scroll_offset)

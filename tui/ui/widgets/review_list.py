@@ -334,8 +334,8 @@ class ReviewList(CursorList):
                 return
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        row_y = self.scroll_offset.y + y
+        width, _, top = self.placed()
+        row_y = top + y
         index, part = divmod(row_y, ROW_HEIGHT)
         base = self.style_of(None)
         if not self.reviews:

@@ -339,8 +339,7 @@ class ReviewView(Pane, can_focus=True):
     # -- drawing ---------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
+        width, scroll_x, scroll_y = self.placed()
         if self._layout_width < 0 and width > 0:
             # The first frame is drawn before the Resize event reaches us: lay out
             # now so it shows the review rather than an empty pane.

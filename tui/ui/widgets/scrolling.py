@@ -8,13 +8,14 @@ content height without laying out the screen (it is in `tui.ui.patches`).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from rich.console import RenderableType
 from rich.style import Style
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.geometry import Region
+from textual.strip import Strip
 
 from tui.ui.patches import KeptBar, StyledPane, set_virtual_size
 
@@ -86,6 +87,14 @@ SIDEWAYS = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
 cut to the pane's width, so there is nothing to scroll sideways, and the keys
 panel (`?`) would list ←, →, ctrl+pageup and ctrl+pagedown as keys that do
 nothing."""
+
+
+class Placed(NamedTuple):
+    """Where a pane's content is: its width and the scroll."""
+
+    width: int
+    x: int
+    y: int
 
 
 class Pane(StyledPane, inherit_bindings=False):
@@ -170,6 +179,29 @@ class Pane(StyledPane, inherit_bindings=False):
 
     def restyled(self) -> None:
         """The kept styles changed and were dropped: drop what was drawn with them."""
+
+    _placed: Placed | None = None
+    """`placed` while the pane draws its lines (`render_lines`)."""
+
+    def placed(self) -> Placed:
+        """The content's width and the scroll, read once for all the lines
+        drawn together: each read of `scrollable_content_region` and
+        `scroll_offset` walks the pane's styles and scrollbars, ~70% of what
+        a kept line cost (~0.3 ms of a 40-line pane's frame). Drawing moves
+        neither."""
+        placed = self._placed
+        if placed is None:
+            x, y = self.scroll_offset
+            placed = Placed(self.scrollable_content_region.width, x, y)
+        return placed
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._placed = None
+        self._placed = self.placed()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._placed = None
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

@@ -201,9 +201,9 @@ class TagList(CursorList):
         return style
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width, _, top = self.placed()
         base = self.style_of(None)
-        row = self.scroll_offset.y + y
+        row = top + y
         if row >= len(self._lines):
             return Strip.blank(width, base)
         index, runs = self._lines[row]

@@ -111,8 +111,8 @@ class TodoList(Pane, can_focus=True):
     # -- drawing -------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        index = self.scroll_offset.y + y
+        width, _, top = self.placed()
+        index = top + y
         base = self.style_of(None)
         if not self.rows:
             if index == 0:
