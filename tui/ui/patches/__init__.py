@@ -7,8 +7,10 @@ Textual method or attribute.
 
 - `set_virtual_size`: a line-API pane's content height changes without laying
   out the screen (`ScrollView._scroll_update`). tests/perf_guards/test_redraw.py.
-- `KeptBar`: a scrollbar's last drawings kept by its looks (`_styles_cache`).
-  tests/perf_guards/test_redraw.py, the snapshots.
+- `KeptBar`: a scrollbar's last drawings kept by its looks (`_styles_cache`),
+  a new one made of lines Textual drew before (`_render_content`,
+  `_render_cache`). tests/perf_guards/test_redraw.py, tests/ui/test_kept_bar.py,
+  the snapshots.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
   `App._start_widget`), component classes styled once per stylesheet
   (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
@@ -42,14 +44,16 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Self
 
-from rich.console import RenderableType
+from rich.color import Color as RichColor
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual import _time, events
 from textual.driver import Driver
 from textual.geometry import Region, Size
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.timer import EventTargetGone, Timer, TimerCallback
 from textual.widget import Widget
@@ -85,33 +89,57 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
 
 
 class KeptBar(ScrollBar):
-    """A scrollbar that keeps its last few drawings, by what it looks like:
-    `/` and escape take a row from the panes and give it back, and each time
-    both panes' bars (~70 lines) were drawn anew for one of the same two
-    pictures (~2-3 ms at 120x40). `looks` says what a drawing depends on.
+    """A scrollbar that keeps its last few drawings, by what it looks like,
+    and draws a new one from the lines it drew before.
 
-    A drawing is kept only when it was just made in full (`render` ran for
-    the whole bar); one handed out from here drops what Textual's own cache
+    Kept drawings: `/` and escape took a row from the panes and gave it back,
+    and each time both panes' bars (~70 lines) were drawn anew for one of the
+    same two pictures (~2-3 ms at 120x40). `looks` says what a drawing
+    depends on. A drawing is kept only when each of its lines was just drawn
+    (`render_line`); one handed out from here drops what Textual's own cache
     of the bar's lines holds (`_styles_cache`, private), which was drawn for
-    another look. (textual is pinned exactly; tests/perf_guards/test_redraw.py
-    and the snapshots fail if this stops working.) Its lines are styled by
+    another look.
+
+    A new drawing (a search's count moves the thumb on most typed
+    characters): a vertical bar's line is one segment of
+    `ScrollBarRender.render_bar` (a blank above or below the thumb, the
+    thumb, or one of its two ends), and Textual draws it the same wherever it
+    is. So the bar's segments are worked out (~40 µs) and each line is the
+    one Textual drew for that segment before, in the same look
+    (`_content_look`); only a segment not seen yet has Textual draw the whole
+    bar (`Widget._render_content` and its `_render_cache`, private), through
+    Rich (~0.4-0.8 ms a bar).
+
+    (textual is pinned exactly; tests/perf_guards/test_redraw.py, the
+    snapshots and tests/ui/test_kept_bar.py, which compares every drawing
+    with Textual's own, fail if this stops working.) Its lines are styled by
     `KeptLines`: a thumb that moves leaves most of them as they were."""
 
     KEPT = 4
+    KEPT_CONTENT = 64
+    """Content lines kept: a look's ~20 kinds of segment (two blanks, the
+    thumb, and each of its ends' seven glyphs), for a few looks."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = KeptLines()
+        self._content: dict[tuple[object, ...], Strip] = {}
 
     def looks(self) -> tuple[object, ...]:
         raise NotImplementedError
 
     _kept: dict[tuple[object, ...], list[Strip]] | None = None
-    _fresh = False
-
-    def render(self) -> RenderableType:
-        self._fresh = True
-        return super().render()
+    _drawing = False
+    """Whether `render_lines` is drawing the bar anew."""
+    _segments: list[Segment] | None = None
+    """The drawing's segments, a line each, once its first line is asked for
+    (None: drawn by Textual alone)."""
+    _drawn = 0
+    """How many lines of the drawing `render_line` made."""
+    _textual_drew = False
+    """Whether Textual drew the whole bar for the drawing."""
+    _look: tuple[object, ...] = ()
+    """The drawing's `_content_look`."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         looks = self.looks()
@@ -123,14 +151,76 @@ class KeptBar(ScrollBar):
             self._styles_cache.clear()
             self.shown(looks)
         else:
-            self._fresh = False
-            strips = super().render_lines(crop)
-            if not (self._fresh and crop == self.size.region):
+            self._drawing, self._segments, self._drawn, self._textual_drew = True, None, 0, False
+            try:
+                strips = super().render_lines(crop)
+            finally:
+                self._drawing, self._segments = False, None
+            if not (self._drawn == crop.height and crop == self.size.region):
                 return strips
         kept[key] = strips  # the newest last
         while len(kept) > self.KEPT:
             del kept[next(iter(kept))]
         return list(strips)
+
+    def render_line(self, y: int) -> Strip:
+        if not self._drawing:
+            return super().render_line(y)
+        self._drawn += 1
+        segments = self._segments
+        if segments is None:
+            segments = self._segments = self._bar_segments()
+            self._look = self._content_look()
+        if not 0 <= y < len(segments):  # not one segment a line: Textual's drawing
+            if not self._textual_drew:
+                self._render_content()
+                self._textual_drew = True
+            return super().render_line(y)
+        look = self._look
+        content = self._content.get((segments[y], look))
+        if content is None:
+            self._render_content()  # Textual's drawing of the whole bar
+            self._textual_drew = True
+            lines = self._render_cache.lines
+            if len(lines) != len(segments):
+                self._segments = []
+                return super().render_line(y)
+            for segment, line in zip(segments, lines, strict=True):
+                self._content[(segment, look)] = line
+            while len(self._content) > self.KEPT_CONTENT:
+                del self._content[next(iter(self._content))]
+            content = lines[y]
+        return content
+
+    def _bar_segments(self) -> list[Segment]:
+        """The bar's lines as segments, one a line, as `ScrollBarRender`
+        draws them from what `render` gives it; none for a horizontal bar, a
+        renderer of another kind or a selection (drawn by Textual alone)."""
+        bar = self.render()
+        width, height = self.size
+        if (
+            not self.vertical
+            or self.text_selection is not None
+            or not isinstance(bar, ScrollBarRender)
+            or not isinstance(bar.style, RichStyle)
+        ):
+            return []
+        style = bar.style
+        drawn = bar.render_bar(  # as ScrollBarRender.__rich_console__ calls it
+            size=height,
+            virtual_size=bar.virtual_size,
+            window_size=bar.window_size,
+            position=bar.position,
+            thickness=width,
+            vertical=True,
+            back_color=style.bgcolor or RichColor.parse("#555555"),
+            bar_color=style.color or RichColor.parse("bright_magenta"),
+        )
+        return list(drawn.segments)
+
+    def _content_look(self) -> tuple[object, ...]:
+        """What Textual's drawing of a line reads besides its segment."""
+        return (self.size.width, self.visual_style, self.auto_links, self.link_style)
 
     def shown(self, looks: tuple[object, ...]) -> None:
         """A kept drawing of `looks` is on screen now."""
