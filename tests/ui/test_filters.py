@@ -22,7 +22,7 @@ def verdicts(app) -> list[str]:
 def bar(app) -> str:
     """The filters the filter line names ("" when it says there are none)."""
     widget = app.query_one(FilterBar)
-    return str(widget.render()) if widget.has_class("-filtering") else ""
+    return widget.plain if widget.has_class("-filtering") else ""
 
 
 async def test_v_cycles_the_verdicts(tmp_path: Path) -> None:

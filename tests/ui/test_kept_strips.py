@@ -118,21 +118,62 @@ async def test_the_filter_bar_is_left_alone_when_a_relist_shows_it_as_it_was(tmp
         await pilot.press("u")  # unread only
         await pilot.pause()
         bar = app.query_one(FilterBar)
-        shown = str(bar.render())
-        updates: list[object] = []
-        update = bar.update
+        shown = bar.plain
+        redraws: list[object] = []
+        refresh = bar.refresh
 
-        def counting(*args: object, **kwargs: object) -> None:
-            updates.append(args)
-            update(*args, **kwargs)  # type: ignore[arg-type]
+        def counting(*args: object, **kwargs: object) -> object:
+            redraws.append(args)
+            return refresh(*args, **kwargs)  # type: ignore[arg-type]
 
-        bar.update = counting  # type: ignore[method-assign]
+        bar.refresh = counting  # type: ignore[method-assign]
         await pilot.press("r")  # read: relisted, the open review kept, the count as it was
         await pilot.pause()
         assert app.reader.state.is_read(app.reader.current_key or "")
-        assert updates == []
-        assert str(bar.render()) == shown
+        assert redraws == []
+        assert bar.plain == shown
         await pilot.press("v")  # a verdict: the bar says so
         await pilot.pause()
-        assert len(updates) == 1
-        assert str(bar.render()) != shown
+        assert redraws
+        assert bar.plain != shown
+
+
+async def test_the_filter_line_draws_a_new_count_from_kept_styles(tmp_path: Path) -> None:
+    """Each character typed in the search box changes the filter line's
+    count: it is drawn from the styles kept for its look, not worked out
+    from the theme's variables again (as a `Static` of `Content` did, ~1 ms
+    of the key's frame), and its muted parts are drawn in the theme's muted
+    text colour (blended with the line's background), not white."""
+    from tui.ui.widgets.filter_bar import FilterBar
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await settled(app, pilot)
+        bar = app.query_one(FilterBar)
+        await pilot.press("slash", "d")
+        await pilot.pause()
+        asked: list[tuple[str, ...]] = []
+        component_style = bar.get_component_rich_style
+
+        def counting(*names: str, **kwargs: object) -> object:
+            asked.append(names)
+            return component_style(*names, **kwargs)  # type: ignore[arg-type]
+
+        bar.get_component_rich_style = counting  # type: ignore[method-assign]
+        counts = []
+        for key in "isp":
+            await pilot.press(key)
+            await pilot.pause()
+            counts.append(bar.plain)
+            line = bar.render_line(0)
+            assert "".join(segment.text for segment in line).rstrip() == bar.plain
+        assert len(set(counts)) > 1, counts  # the count changed
+        assert asked == []
+        muted = next(
+            s.style for s in bar.render_line(0) if s.text.endswith("reviews") or s.text.endswith("review")
+        )
+        assert muted is not None
+        _, background = bar.background_colors
+        text_muted = bar.get_component_styles("filter-bar--muted").color  # the theme's: white at 60%
+        assert text_muted.a < 1
+        assert muted.color == (background + text_muted).rich_color  # blended, not drawn white

@@ -50,7 +50,7 @@ def plain(app: PrDigestApp, query: str) -> list[str]:
 
 
 def bar(app: PrDigestApp) -> str:
-    return app.query_one(FilterBar).render().plain  # type: ignore[union-attr]
+    return app.query_one(FilterBar).plain
 
 
 def page(app: PrDigestApp) -> int:

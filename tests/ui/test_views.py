@@ -57,7 +57,7 @@ def listed(app: PrDigestApp) -> list[str]:
 
 
 def filter_line(app: PrDigestApp) -> str:
-    return str(app.query_one(FilterBar).render())
+    return app.query_one(FilterBar).plain
 
 
 async def test_views_in_the_sidebar_between_unread_and_the_tags_with_counts(tmp_path: Path) -> None:

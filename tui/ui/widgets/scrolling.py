@@ -7,8 +7,7 @@ content height without laying out the screen (it is in `tui.ui.patches`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import ClassVar, NamedTuple, Self
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -18,6 +17,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 
 from tui.ui.patches import KeptBar, StyledPane, set_virtual_size
+from tui.ui.widgets.kept_styles import KeptStyles
 
 
 class PaneScrollBar(KeptBar):
@@ -97,16 +97,11 @@ class Placed(NamedTuple):
     y: int
 
 
-class Pane(StyledPane, inherit_bindings=False):
+class Pane(KeptStyles, StyledPane, inherit_bindings=False):
     """Our line-API panes: `StyledPane` with scrollbars that skip redraws which
-    would draw them as they are, and component styles kept as rich styles.
-    Its keys are Textual's scroll keys but the sideways ones (`SIDEWAYS`).
-
-    `rich_style` and `get_component_rich_style` walk every ancestor each call,
-    and a pane asks for the same few styles on every line it draws: `style_of`
-    keeps them until `notify_style_update` finds one changed. Focus coming and
-    going restyles a pane (its border) without changing any of them, so then
-    nothing drawn from them is dropped; a theme switch changes them all."""
+    would draw them as they are, and component styles kept as rich styles
+    (`KeptStyles`). Its keys are Textual's scroll keys but the sideways ones
+    (`SIDEWAYS`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         binding
@@ -115,28 +110,6 @@ class Pane(StyledPane, inherit_bindings=False):
     ]
 
     BAR = PaneScrollBar
-
-    COMPONENT_PREFIX: ClassVar[str] = ""
-    """The component classes' prefix: "review-list" for `review-list--title`."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._styles: dict[Hashable, Style] = {}
-
-    def _fresh_style(self, name: Hashable) -> Style:
-        if name is None:
-            return self.rich_style
-        if isinstance(name, tuple):
-            return self.style_of(name[0]) + self.style_of(name[1])
-        return self.get_component_rich_style(f"{self.COMPONENT_PREFIX}--{name}")
-
-    def style_of(self, name: Hashable) -> Style:
-        """The full style of component class `name` (None: the pane's own),
-        kept; a pair (a, b) is a's style with b's on top."""
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self._fresh_style(name)
-        return style
 
     def cursor_over(self, name: str = "cursor") -> Style:
         """What a cursor lays over a row's own styles: the background of
@@ -148,37 +121,6 @@ class Pane(StyledPane, inherit_bindings=False):
         """A cursor row's whole style: component `name`'s; with NO_COLOR reverse
         video and bold."""
         return _REVERSED_BOLD if self.app.no_color else self.style_of(name)
-
-    _kept_for: tuple[object, Style, bool] | None = None
-    """What the kept styles were last found to follow (`_styled_by`)."""
-
-    def _styled_by(self) -> tuple[object, Style, bool]:
-        """What every kept style follows: the stylesheet's rules (a theme parses
-        them anew; the component classes are styled only then, see
-        tui/ui/patches.StyledPane), the pane's own style (its colours, and its
-        ancestors' backgrounds under it) and NO_COLOR."""
-        return self.app.stylesheet.rules_map, self.rich_style, self.app.no_color
-
-    def styles_changed(self) -> bool:
-        """Whether a kept style is not what the stylesheet says now (true
-        before any is kept: nothing was drawn with the current ones). Focus
-        coming and going restyles the pane and changes none of what they
-        follow: then the ~12 component styles are not worked out again to
-        compare (~2 ms an enter or escape)."""
-        now, before = self._styled_by(), self._kept_for
-        self._kept_for = now
-        if not self._styles:
-            return True
-        if before is not None and now[0] is before[0] and now[1:] == before[1:]:
-            return False
-        return any(
-            style != self._fresh_style(name)
-            for name, style in self._styles.items()
-            if not isinstance(name, tuple)
-        )
-
-    def restyled(self) -> None:
-        """The kept styles changed and were dropped: drop what was drawn with them."""
 
     _placed: Placed | None = None
     """`placed` while the pane draws its lines (`render_lines`)."""
@@ -202,12 +144,6 @@ class Pane(StyledPane, inherit_bindings=False):
             return super().render_lines(crop)
         finally:
             self._placed = None
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        if self.styles_changed():
-            self._styles.clear()
-            self.restyled()
 
 
 __all__ = ["Pane", "PaneScrollBar", "set_virtual_size"]
