@@ -42,7 +42,8 @@ def review_row(
     library: Library, state: Marks, review: Review, mute: frozenset[str] = frozenset()
 ) -> ReviewRow:
     done_keys = checked_items(state, review)
-    done = sum(1 for item in review.checklist if item.key in done_keys)
+    # An item's key hashes its text: with nothing checked (most rows) there is nothing to count.
+    done = sum(1 for item in review.checklist if item.key in done_keys) if done_keys else 0
     return ReviewRow(
         review,
         state.is_read(review.key),
