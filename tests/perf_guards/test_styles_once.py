@@ -1,5 +1,6 @@
-"""The panes' component classes are styled once per stylesheet, not on every
-focus change (tui/widgets/scrolling.Pane)."""
+"""The panes' and the filter line's component classes are styled once per
+stylesheet, not on every focus change or filter key
+(tui.ui.patches.ComponentsStyledOnce)."""
 
 from __future__ import annotations
 
@@ -54,3 +55,32 @@ async def test_a_theme_change_styles_them_anew(tmp_path: Path) -> None:
         colour = view.get_component_rich_style("review-view--heading").color
         assert colour is not None and colour.triplet is not None
         assert colour.triplet.hex == app.current_theme.accent.lower()  # $accent, the new theme's
+
+
+async def test_a_filter_key_keeps_the_filter_lines_component_styles(tmp_path: Path) -> None:
+    """Each filter on or off toggles the filter line's `-filtering` class:
+    the line is restyled (its background), its 5 component classes are not,
+    and what they draw follows the new background all the same."""
+    from tui.ui.widgets.filter_bar import FilterBar
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("u", "u")  # styled once with the rules the search box adds (see above)
+        await pilot.pause()
+        bar = app.query_one(FilterBar)
+        before = component_styles(bar)
+        assert len(before) == 5
+        muted = bar.style_of("muted")
+        await pilot.press("u")
+        await pilot.pause()
+        assert bar.has_class("-filtering")
+        after = component_styles(bar)
+        assert all(after[name] is before[name] for name in before), "restyled on a filter key"
+        on = bar.style_of("muted")
+        assert on.bgcolor != muted.bgcolor and on.color != muted.color  # over the filter's background
+        assert on == bar.get_component_rich_style("filter-bar--muted")
+        await pilot.press("u")
+        await pilot.pause()
+        assert not bar.has_class("-filtering")
+        assert bar.style_of("muted") == muted

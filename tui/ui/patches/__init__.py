@@ -13,7 +13,7 @@ Textual method or attribute.
   the snapshots.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
   `App._start_widget`), component classes styled once per stylesheet
-  (`_get_component_classes`). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
+  (`ComponentsStyledOnce`, `_get_component_classes`, also the filter line's). tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
 - `OneFrameScreen`: not styled twice as it first shows (`ScreenResume.refresh_styles`),
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
   `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
@@ -226,7 +226,42 @@ class KeptBar(ScrollBar):
         """A kept drawing of `looks` is on screen now."""
 
 
-class StyledPane(ScrollView):
+if TYPE_CHECKING:
+    _Mixin = Widget
+else:
+    _Mixin = object  # a Widget base would hide the widget's own bases' CSS from Textual
+
+
+class ComponentsStyledOnce(_Mixin):
+    """A widget whose component classes are styled again only when the
+    stylesheet changes: mixed in before the widget's Textual class (Textual
+    takes default CSS from the first base that is a widget)."""
+
+    _components_styled_by: object = None
+    """The stylesheet's rules map the component classes were last styled with."""
+
+    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
+        """Textual styles a widget's component classes anew (a throwaway DOM
+        node for each) every time it styles the widget: on each focus change,
+        so each enter and escape would do it for two panes' 39 classes, and
+        leave most of that key's cyclic garbage; each filter key, for the
+        filter line's 5 (its `-filtering` class). Our component rules
+        (app.tcss, `Pane > .class`) hang on the stylesheet alone, never on
+        the widget's classes or state, so they are styled again only when the
+        stylesheet's rules change (a theme switch parses them anew) or the
+        widget lost them (unmounted). The colours they resolve to are worked
+        out when asked for (`get_component_rich_style`), over the widget's
+        background then. (Overrides a private Textual method; textual is
+        pinned exactly, and tests/perf_guards/test_styles_once.py fails if
+        this stops working.)"""
+        rules = self.app.stylesheet.rules_map
+        if rules is self._components_styled_by and self._component_styles:
+            return frozenset()
+        self._components_styled_by = rules
+        return super()._get_component_classes()
+
+
+class StyledPane(ComponentsStyledOnce, ScrollView):
     """A scroll view whose scrollbars are styled when Textual makes them, and
     whose component classes are styled again only when the stylesheet changes.
 
@@ -318,25 +353,6 @@ class StyledPane(ScrollView):
         self.app._start_widget(self, bar)
         self.app.stylesheet.apply(bar)
         return bar
-
-    _components_styled_by: object = None
-    """The stylesheet's rules map the component classes were last styled with."""
-
-    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
-        """Textual styles a widget's component classes anew (a throwaway DOM
-        node for each) every time it styles the widget: on each focus change,
-        so each enter and escape would do it for two panes' 39 classes, and
-        leave most of that key's cyclic garbage. Our component rules (app.tcss, `Pane > .class`) hang on
-        the stylesheet alone, never on the pane's classes or state, so they are
-        styled again only when the stylesheet's rules change (a theme switch
-        parses them anew) or the pane lost them (unmounted). (Overrides a
-        private Textual method; textual is pinned exactly, and
-        tests/perf_guards/test_styles_once.py fails if this stops working.)"""
-        rules = self.app.stylesheet.rules_map
-        if rules is self._components_styled_by and self._component_styles:
-            return frozenset()
-        self._components_styled_by = rules
-        return super()._get_component_classes()
 
 
 class FrameTimer(Timer):

@@ -22,6 +22,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.i18n import words
+from tui.ui.patches import ComponentsStyledOnce
 from tui.ui.widgets.kept_styles import KeptStyles
 
 SearchState = Literal["counting", "searching"]
@@ -31,7 +32,7 @@ _Run = tuple[str, str | None]
 """Text and the component class it is drawn in (None: the line's own style)."""
 
 
-class FilterBar(KeptStyles, Widget):
+class FilterBar(KeptStyles, ComponentsStyledOnce, Widget):
     COMPONENT_PREFIX = "filter-bar"
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "filter-bar--label",
