@@ -135,11 +135,18 @@ class Loads:
         # The search box, ready for a `/` (SearchBar.prepare); after the frame
         # that shows what was just loaded, as the watcher, whose first start
         # imports watchfiles and anyio, which would delay it.
-        self.app.call_after_refresh(reader.search_bar.prepare)
+        self.app.call_after_refresh(self._prepare_search_box)
         self.app.call_after_refresh(reader.prepare_search)  # every text, in idle slices
         self.app.call_after_refresh(reader.rank_library)  # the reading order, for the filters
         if self.watching:
             self.app.call_after_refresh(self.watch_entries)
+
+    def _prepare_search_box(self) -> None:
+        reader = self.reader
+        reader.search_bar.prepare()
+        # Its Input's rules, added to the stylesheet as it mounts, would have the
+        # filter line's component classes styled again by the first filter key.
+        reader.filter_bar.style_components_ahead()
 
     def _saved_table(self, first: FirstPart) -> TableLibrary | None:
         """The library as the parse cache's saved table has it, if every file

@@ -96,6 +96,10 @@ class ReaderPanes(MainScreen):
     def search_bar(self) -> SearchBar:
         return self.query_one(SearchBar)
 
+    @property
+    def filter_bar(self) -> FilterBar:
+        return self.query_one(FilterBar)
+
     # -- data down ---------------------------------------------------------------
 
     def checked(self, review: Review) -> frozenset[str]:
@@ -324,7 +328,7 @@ class ReaderPanes(MainScreen):
     def _refresh_filter_bar(self, filters: Filters | None = None, state: SearchState | None = None) -> None:
         """`filters`: a search's, before they are the screen's; `state`: see `FilterBar.show`."""
         filters = self.filters if filters is None else filters
-        self.query_one(FilterBar).show(
+        self.filter_bar.show(
             labels(filters), filters.query, len(self.review_list.reviews), self.key_for("filter.clear"), state
         )
         self.refresh_bindings()  # the clear and next-match keys come and go with the filters

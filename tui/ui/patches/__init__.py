@@ -260,6 +260,17 @@ class ComponentsStyledOnce(_Mixin):
         self._components_styled_by = rules
         return super()._get_component_classes()
 
+    def style_components_ahead(self) -> None:
+        """Style the component classes now, between frames, if the stylesheet
+        changed since they were styled: the rules it gains after the first
+        frame (the search box's `Input`, mounted then) would otherwise be
+        worked out by the widget's next restyle, in a key's frame (the
+        filter line's first `-filtering`: ~1.5-5 ms of the first filter key or
+        character typed). (Calls `Stylesheet._process_component_classes`,
+        private; see `_get_component_classes`.)"""
+        if self.is_attached and self.app.stylesheet.rules_map is not self._components_styled_by:
+            self.app.stylesheet._process_component_classes(self)
+
 
 class StyledPane(ComponentsStyledOnce, ScrollView):
     """A scroll view whose scrollbars are styled when Textual makes them, and
