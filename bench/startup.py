@@ -86,6 +86,12 @@ COLD_RUNS = 9
 paired run after its own drop). Cold starts spread widely (the bare app's from
 0.29 to 0.35 s in one minute): with 3, the 8-review cold ratio read 1.20x in a
 run where 12 interleaved pairs gave a median of 1.10x. 9 adds ~45 s."""
+BIG_COLD_RUNS = 3
+"""Cold runs of each `--big` corpus (~35 s each at 100,000: its libyaml floor
+and the reader's whole first load, both after a drop). One was not enough: the
+100,000 cold first paint read 1.01x in one full run and 1.32x in the next on
+code that starts the same way, while twelve interleaved cold pairs spread
+from 0.72x to 1.42x around a median of 1.06-1.12x (bench/README.md)."""
 KEYS_SETTLE_S = 1.0
 """Pause between "everything loaded" and the first timed key: the parse-cache
 save thread and the watcher's start may still be running."""
@@ -898,6 +904,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"also {BIG:,} reviews (pages of 10) and {ONE_PER_FILE:,} one review a file; ~10 min more",
     )
     parser.add_argument("--big-runs", type=int, default=3, help="runs per condition of the --big corpora")
+    parser.add_argument(
+        "--big-cold-runs",
+        type=int,
+        default=BIG_COLD_RUNS,
+        help=f"cold runs of the --big corpora (default {BIG_COLD_RUNS})",
+    )
     args = parser.parse_args(argv)
     runs = 3 if args.quick and args.runs == 10 else args.runs
     sizes = [1000] if args.quick else [1000, 10000]
@@ -968,7 +980,7 @@ def main(argv: list[str] | None = None) -> int:
                 cold=cold,
                 bare_run=lambda cold_run: record(bare_once(tmp, env), cold_run),
                 floor_run=None if name == "bundled" else floor_for(folder, env),
-                **({"runs": args.big_runs, "cold_runs": 1} if name in bigger else {}),
+                **({"runs": args.big_runs, "cold_runs": args.big_cold_runs} if name in bigger else {}),
             )
             progress(
                 f"  {name}: paint {summary(screens[name]['warm'], 'paint')['median']:.3f} s warm, "
@@ -1131,7 +1143,7 @@ class Report:
         if self.cold and self.dropped:
             print(
                 f"Cold = runs right after `sync; echo 3 > /proc/sys/vm/drop_caches` (page cache dropped), "
-                f"{COLD_RUNS} per corpus.  "
+                f"{COLD_RUNS} per corpus (the `--big` ones: as the runs column says).  "
             )
         else:
             print("Cold = the first run of the program (the page cache was **not** dropped).  ")

@@ -22,6 +22,15 @@ collections have run since the last full one, the screen collects right after
 its next frame, pause or not. CPython's own full collections, at
 `FULL_SAFETY_NET`, are left for an App that never goes idle.
 
+Young collections are CPython's, but not inside a key's frame either: from a
+key or mouse event on the reader's screen (`note_input(hold=True)`) until that
+screen has drawn the event's frame (`frame_drawn()`) the collector is off, and
+it comes back on `WRITE_S` later, once the frame is on its way to the terminal.
+Most young collections take well under a millisecond, but while the search's
+lists of every review's text are young (the first characters typed after `/`
+at 100,000 reviews) each one walks them: up to 15 ms that landed between the key
+and its frame. The garbage of one key's work is all that waits.
+
 Textual draws a frame on the main thread and hands its text to a writer thread,
 which needs the GIL three times a frame. While the main thread runs Python code
 CPython hands the GIL over only every switch interval (5 ms by default), so a
@@ -33,6 +42,7 @@ the thread saving the parse cache. (bench/README.md has the measurements.)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import sys
@@ -54,6 +64,14 @@ QUIET_S = 0.25
 SWITCH_S = 0.001
 """The switch interval while the reader runs."""
 
+WRITE_S = 0.003
+"""After a key's frame, how long the collector stays off: Textual's writer
+thread needs the GIL to hand the frame to the terminal, and a collection
+holds it throughout (a few switch intervals)."""
+
+HOLD_MAX_S = 0.1
+"""The longest input holds the collector off when no frame answers it."""
+
 _installed = False
 """`installed()` is in effect: the collector is ours to schedule."""
 _scheduled = False
@@ -61,13 +79,19 @@ _scheduled = False
 _forced = False
 """An overdue one is to run right after the next frame."""
 _last_input = 0.0
+_held = False
+"""The collector is off until the frame of the last input is drawn."""
+_hold = 0
+"""Holds so far: the bound of an earlier one leaves a later one alone."""
+_holds = 0
+"""Inputs that held it: a frame drawn for an earlier one leaves a later one's hold alone."""
 
 
 @contextlib.contextmanager
 def installed() -> Iterator[None]:
     """The collector off until `loaded()`, and the short switch interval; on
     exit the collector, its thresholds and the interval are as they were."""
-    global _installed, _scheduled, _forced
+    global _installed, _scheduled, _forced, _held
     enabled, threshold, interval = gc.isenabled(), gc.get_threshold(), sys.getswitchinterval()
     was_installed = _installed
     gc.disable()
@@ -76,7 +100,7 @@ def installed() -> Iterator[None]:
     try:
         yield
     finally:
-        _installed, _scheduled, _forced = was_installed, False, False
+        _installed, _scheduled, _forced, _held = was_installed, False, False, False
         sys.setswitchinterval(interval)
         gc.unfreeze()  # what `loaded()` froze goes back to the oldest generation
         gc.set_threshold(*threshold)
@@ -86,10 +110,10 @@ def installed() -> Iterator[None]:
 def loaded() -> None:
     """Loading ended: loaded reviews live until quit, so keep the collector from
     walking them again and again, and turn it back on. Nothing unless installed."""
-    global _scheduled, _forced
+    global _scheduled, _forced, _held
     if not _installed:
         return
-    _scheduled = _forced = False  # one an earlier app in this process scheduled and never ran
+    _scheduled = _forced = _held = False  # one an earlier app in this process scheduled and never ran
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_SAFETY_NET)
@@ -103,7 +127,7 @@ def settled() -> None:
     walks them; one overdue in a burst of typing runs after a key's frame and
     delays the next key. What is frozen that later becomes garbage without a
     cycle is freed as usual (by its reference count). Nothing unless installed."""
-    if _installed and gc.isenabled():
+    if _collecting():
         gc.freeze()
         release_free_memory()
 
@@ -115,8 +139,21 @@ def collect_young() -> None:
     walked them; each walk took 10-80 ms inside a later key's frame. Once
     old, only full collections walk them, and those run in pauses. Nothing
     unless installed."""
-    if _installed and gc.isenabled():
+    if _collecting():
         gc.collect(1)
+
+
+def collect_newest() -> None:
+    """Collect the youngest generation now, between two slices of background
+    work that swaps old objects for new ones: splitting the search's texts
+    replaces each review's pair of texts, and CPython counts a young object
+    made against an old one freed, so no collection comes while ~100,000 new
+    pairs pile up in the youngest generation; the next one, in whichever key
+    came, walked them all (24-36 ms). Collected a slice at a time, each pair is
+    looked at once, and untracked (it holds only strings). Not while input
+    holds the collector off for its frame. Nothing unless installed."""
+    if _installed and gc.isenabled():
+        gc.collect(0)
 
 
 def release_free_memory() -> None:
@@ -146,10 +183,55 @@ def exiting() -> None:
     gc.freeze()
 
 
-def note_input() -> None:
-    """A key or mouse event came (the App tells, for every one)."""
-    global _last_input
+def note_input(hold: bool = False) -> None:
+    """A key or mouse event came (the App tells, for every one). `hold`: the
+    screen it goes to will call `frame_drawn()` once it has drawn the frame
+    that answers it; until then the collector is off, for `HOLD_MAX_S` at
+    most (input that draws nothing, or a stream of mouse moves that never
+    pauses for a frame). Input to another screen (a modal one, which says
+    nothing of its frames) ends a hold."""
+    global _last_input, _held, _holds, _hold
     _last_input = time.monotonic()
+    if not hold:
+        _release(_hold, None)
+        return
+    if not _installed or not (_held or gc.isenabled()):
+        return
+    _holds += 1
+    if not _held:
+        gc.disable()
+        _held = True
+        _hold += 1
+        _later(HOLD_MAX_S, _hold, None)
+
+
+def frame_drawn() -> None:
+    """The screen drew a frame: unless input came since, what input held
+    comes back on `WRITE_S` later."""
+    if _held:
+        _later(WRITE_S, _hold, _holds)
+
+
+def _later(delay: float, hold: int, holds: int | None) -> None:
+    """`_release(hold, holds)` in `delay` on the running event loop (now if there is none)."""
+    try:
+        asyncio.get_running_loop().call_later(delay, _release, hold, holds)
+    except RuntimeError:
+        _release(hold, holds)
+
+
+def _release(hold: int, holds: int | None) -> None:
+    """Turn the collector back on if hold `hold` still holds it and, given
+    `holds`, no input came since."""
+    global _held
+    if _held and hold == _hold and holds in (None, _holds):
+        _held = False
+        gc.enable()
+
+
+def _collecting() -> bool:
+    """The collector is ours to schedule and on (or only held for a frame)."""
+    return _installed and (_held or gc.isenabled())
 
 
 def input_quiet_for() -> float:
@@ -164,7 +246,7 @@ def quiet_left() -> float:
 
 def _collections_since_full(at_least: int) -> bool:
     """Ours to schedule, and `at_least` generation-1 collections since the last full one."""
-    return _installed and gc.isenabled() and gc.get_count()[2] >= at_least
+    return _collecting() and gc.get_count()[2] >= at_least
 
 
 def full_due() -> bool:

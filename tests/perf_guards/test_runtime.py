@@ -291,3 +291,144 @@ def test_settled_gives_back_the_memory_of_texts_freed_once_split(tmp_path: Path)
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 50_000  # kB: most of the ~108 MB freed
+
+
+async def released() -> None:
+    """Until input's hold on the collector ends (a bound, not a timing)."""
+    await wait_until(None, gc.isenabled, "the collector back on", 10, step=0.001)
+
+
+async def test_input_holds_the_collector_until_its_frame_is_on_its_way() -> None:
+    runtime.loaded()
+    runtime.note_input(hold=True)
+    assert not gc.isenabled()
+    runtime.frame_drawn()
+    assert not gc.isenabled()  # the writer thread hands the frame over first
+    await released()
+    runtime.note_input(hold=True)
+    runtime.note_input(hold=False)  # input to a screen that says nothing of its frames
+    assert gc.isenabled()
+
+
+async def test_a_frame_drawn_for_earlier_input_leaves_a_later_hold_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runtime, "HOLD_MAX_S", 30.0)
+    runtime.loaded()
+    runtime.note_input(hold=True)
+    runtime.frame_drawn()
+    runtime.note_input(hold=True)  # a key before the first one's frame is out
+    await asyncio.sleep(runtime.WRITE_S * 10)
+    assert not gc.isenabled()
+    runtime.frame_drawn()
+    await released()
+
+
+async def test_a_hold_ends_hold_max_s_after_it_began_however_long_input_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Input that draws nothing, or mouse moves that never wait for a frame:
+    the collector comes back on within `HOLD_MAX_S` of the hold's start, not
+    of the last event's (garbage would pile up for as long as they went on)."""
+    monkeypatch.setattr(runtime, "HOLD_MAX_S", 0.05)
+    runtime.loaded()
+    on_before_an_event = []
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        on_before_an_event.append(gc.isenabled())
+        runtime.note_input(hold=True)
+        await asyncio.sleep(0.005)
+    runtime.note_input(hold=False)
+    assert on_before_an_event[0] and any(on_before_an_event[1:]), "held for as long as input came"
+
+
+def test_input_holds_nothing_unless_installed() -> None:
+    before = gc.isenabled()
+    runtime._installed = False
+    try:
+        gc.enable()
+        runtime.note_input(hold=True)
+        assert gc.isenabled()
+    finally:
+        (gc.enable if before else gc.disable)()
+        runtime._installed = True
+
+
+class Collections:
+    """The young collections (generations 0 and 1) that start, among the keys
+    the App sees and the frames it hands its driver, in order."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, recorder: Recorder) -> None:
+        self.events = recorder.events
+        note_input = runtime.note_input
+
+        def noting(hold: bool = False) -> None:
+            self.events.append("input")
+            note_input(hold)
+
+        monkeypatch.setattr(runtime, "note_input", noting)
+
+    def on_collection(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] < 2:
+            self.events.append("young collection")
+
+
+async def test_young_collections_wait_for_the_frame_that_answers_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A young collection due as a key comes runs after its frame, not between
+    them: while the search's lists of every review's text were young, each one
+    took 3-10 ms of a key's frame at 100,000 reviews. Here one is due at almost
+    every allocation (threshold 5), so any that may run in between does."""
+    app = make_app(tmp_path)
+    recorder = Recorder(app)
+    collections = Collections(monkeypatch, recorder)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        threshold = gc.get_threshold()
+        gc.set_threshold(5, 1_000_000, 1_000_000)
+        gc.callbacks.append(collections.on_collection)
+        try:
+            for key in "jkjk":
+                recorder.events.clear()
+                await pilot.press(key)
+                await pilot.pause()
+                await released()
+                events = recorder.events[recorder.events.index("input") :]
+                assert "frame" in events, events
+                between = events[: events.index("frame")]
+                assert "young collection" not in between, events
+        finally:
+            gc.callbacks.remove(collections.on_collection)
+            gc.set_threshold(*threshold)
+
+
+async def test_splitting_the_search_texts_leaves_no_pile_of_young_pairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Splitting the search's texts replaces each review's pair of texts; as
+    CPython counts a young object made against an old one freed, no collection
+    came meanwhile, and ~85,000 new pairs at 100,000 reviews waited in the
+    youngest generation for the next collection, in a key's frame (24-36 ms).
+    The pairs are collected a slice at a time: what is young when the texts
+    are settled is a slice's worth, not the library's."""
+    from tests.bench_corpus import generate
+    from tui.ui import search_keys
+
+    monkeypatch.setattr(search_keys, "PREPARE_AFTER_S", 0.01)
+    monkeypatch.setattr(search_keys, "PREPARE_SLICE_S", 0.0)  # a slice a piece of texts
+    young_when_settled: list[int] = []
+    settled = runtime.settled
+
+    def counting() -> None:
+        young_when_settled.append(sum(1 for tracked in gc.get_objects(0) if type(tracked) is tuple))
+        settled()
+
+    monkeypatch.setattr(runtime, "settled", counting)
+    folder = tmp_path / "corpus"
+    generate(folder, 2_000, seed=7)
+    app = make_app(tmp_path, [folder])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await collector_on(app, pilot)
+        await wait_until(pilot, lambda: young_when_settled, "the search's texts made and split", 60)
+    assert young_when_settled[0] < 400, young_when_settled

@@ -28,6 +28,7 @@ from tui.ui import palette, signals, styles
 from tui.ui.bindings import APP_BINDINGS, KEYS, READER_BINDINGS
 from tui.ui.loads import Loads
 from tui.ui.news_feed import NewsFeed
+from tui.ui.patches import OneFrameScreen
 from tui.ui.reader import ReaderScreen
 from tui.ui.theme import follow_choice, remembered_theme
 from tui.ui.widgets.search_bar import SearchBar
@@ -92,7 +93,9 @@ class PrDigestApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
-            runtime.note_input()  # full collections wait for a pause in the input
+            # Full collections wait for a pause in the input, young ones for the
+            # frame that answers it (drawn by the reader's screen, which says when).
+            runtime.note_input(hold=isinstance(self.screen, OneFrameScreen))
         await super().on_event(event)
 
     def get_default_screen(self) -> Screen:

@@ -305,6 +305,7 @@ class SearchKeys(ReaderPanes):
         started = time.perf_counter()
         for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
             if time.perf_counter() - started > PREPARE_SLICE_S:
+                runtime.collect_newest()  # (the split's new pairs: see there)
                 await asyncio.sleep(PREPARE_PAUSE_S)
                 if self.library.reviews is not library:
                     return  # a reload: a search makes the texts it lacks

@@ -176,14 +176,16 @@ class OneFrameScreen(Screen[None]):
         arrive before the frame (one was not enough for the scrollbars).
 
         A full garbage collection that is due runs after that frame, once
-        input has paused or right away if it is overdue (see tui/runtime.py),
-        not before it.
+        input has paused or right away if it is overdue, not before it; and
+        the young ones that input held off (since the App saw it) come back
+        once it is drawn (see tui/runtime.py).
         (Overrides a private Textual method; textual is pinned exactly, and
         tests/perf_guards/test_frames.py and test_runtime.py fail if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
         if frame_coming:
+            self.call_after_refresh(runtime.frame_drawn)
             if runtime.overdue():
                 self.call_after_refresh(runtime.collect_full)
             elif runtime.full_due():
