@@ -9,9 +9,12 @@ their window).
 Per press: CPU (process time), key -> first frame, first frame listing the
 query's rows, last frame (ms, as `startup.Timings`), and the garbage
 collections that ran in its window (their count and CPU-free wall ms,
-`gc.callbacks`). The parse cache lives in a temporary XDG folder filled by a
-first, untimed start. `--root`: the checkout whose `tui` is measured (this
-script's bench helpers are used either way). Not a test.
+`gc.callbacks`), and how much of those ran between the key and its first
+frame (summed over the presses at the end). The parse cache lives in a
+temporary XDG folder filled by a first, untimed start. `--root`: the checkout
+whose `tui` is measured (this script's bench helpers are used either way).
+`--no-hold`: input does not hold the young collections off until its frame
+(`tui.runtime.note_input`), for a side-by-side run. Not a test.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import asyncio
 import gc
 import json
+import math
 import os
 import sys
 import tempfile
@@ -100,6 +104,7 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
                     )
                     got = {f: getattr(timings, f).get(action, [])[n[f] :] for f in FIGURES}
                     gcs = [(b - t0, e - b, g) for b, e, g in pauses[seen:]]
+                    first = got["first_frame"][0] if got["first_frame"] else math.inf
                     presses.append(
                         {
                             "query": query,
@@ -107,6 +112,11 @@ async def _run(corpus: Path, state: Path, timed: bool) -> dict:
                             "kind": kind,
                             **{a: round(v[0] * 1000, 1) for a, v in got.items() if v},
                             "gc": [(round(at * 1000, 1), round(took * 1000, 1), g) for at, took, g in gcs],
+                            "gc_before_frame": round(
+                                sum(max(0.0, min(at + took, first) - max(at, 0.0)) for at, took, _ in gcs)
+                                * 1000,
+                                2,
+                            ),
                         }
                     )
                 await timings.press(pilot, "search_clear", "escape")
@@ -128,10 +138,15 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--root", type=Path, default=BENCH.parent)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--no-hold", action="store_true", help="input does not hold young collections off")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="typed-keys-") as tmp:
         _setup(args.root.resolve(), Path(tmp))
         from tui import runtime
+
+        if args.no_hold:
+            note_input = runtime.note_input
+            runtime.note_input = lambda hold=False: note_input()
 
         with runtime.installed():
             asyncio.run(_run(args.corpus, Path(tmp) / "warm.json", timed=False))  # the parse cache
@@ -147,6 +162,11 @@ def main() -> None:
         print(
             action, {k: round(v * 1000, 1) if k != "n" and k != "frames" else v for k, v in figures.items()}
         )
+    held_up = [press["gc_before_frame"] for press in out["presses"] if press["gc_before_frame"] > 0]
+    print(
+        f"collections between a key and its first frame: {len(held_up)} of {len(out['presses'])} presses, "
+        f"{sum(held_up):.1f} ms in all, {max(held_up, default=0.0):.1f} ms at most"
+    )
     print("peak RSS MB", round(out["peak_rss_mb"]))
     if args.json:
         args.json.write_text(json.dumps(out), encoding="utf-8")

@@ -42,7 +42,6 @@ the thread saving the parse cache. (bench/README.md has the measurements.)
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import sys
@@ -213,7 +212,12 @@ def frame_drawn() -> None:
 
 
 def _later(delay: float, hold: int, holds: int | None) -> None:
-    """`_release(hold, holds)` in `delay` on the running event loop (now if there is none)."""
+    """`_release(hold, holds)` in `delay` on the running event loop (now if
+    there is none). asyncio is imported here, not with this module: the
+    console script imports this module first thing, and asyncio (~15 ms) is
+    not on the way to the first frame's files."""
+    import asyncio
+
     try:
         asyncio.get_running_loop().call_later(delay, _release, hold, holds)
     except RuntimeError:
