@@ -90,6 +90,8 @@ class OneFrameScreen(Screen[None]):
     in one frame, as soon as one may be drawn."""
 
     _frame_timer: FrameTimer | None = None
+    _telling_drawn = False
+    """`runtime.frame_drawn` is asked for after the coming frame already."""
 
     @property
     def _update_timer(self) -> Timer:
@@ -185,12 +187,21 @@ class OneFrameScreen(Screen[None]):
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
         if frame_coming:
-            self.call_after_refresh(runtime.frame_drawn)
+            if not self._telling_drawn:
+                # One ask at a time: each is a message, after which this screen
+                # goes idle again; while it stays dirty without drawing (under
+                # the palette or a panel), each idle asked again, round and round.
+                self._telling_drawn = True
+                self.call_after_refresh(self._frame_drawn)
             if runtime.overdue():
                 self.call_after_refresh(runtime.collect_full)
             elif runtime.full_due():
                 self.call_after_refresh(self._collect_when_quiet)
         await super()._on_idle(event)
+
+    def _frame_drawn(self) -> None:
+        self._telling_drawn = False
+        runtime.frame_drawn()
 
     def _collect_when_quiet(self) -> None:
         if not runtime.waiting():
