@@ -88,19 +88,14 @@ async def test_a_filter_key_keeps_the_filter_lines_component_styles(tmp_path: Pa
 
 async def test_the_filter_lines_components_are_styled_before_the_first_filter_key(tmp_path: Path) -> None:
     """The search box, mounted after the first frame, changes the stylesheet's
-    rules: the filter line's component classes are styled again for them
-    once input is quiet, not by the first filter key's restyle, in its frame."""
-    import asyncio
-
+    rules: the filter line's component classes are styled again for them as
+    the box mounts, not by the first filter key's restyle, in its frame."""
     from tests.app_helpers import settled
-    from tui.ui.look_ahead import REST_AFTER_S
     from tui.ui.widgets.filter_bar import FilterBar
 
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settled(app, pilot)
-        await asyncio.sleep(REST_AFTER_S + 0.3)
-        await pilot.pause()
+        await settled(app, pilot)  # the box mounted
         bar = app.query_one(FilterBar)
         before = component_styles(bar)
         await pilot.press("u")
