@@ -204,6 +204,11 @@ def note_input(hold: bool = False) -> None:
         _later(HOLD_MAX_S, _hold, None)
 
 
+def holding() -> bool:
+    """Input holds the collector off until its frame is drawn (`frame_drawn`)."""
+    return _held
+
+
 def frame_drawn() -> None:
     """The screen drew a frame: unless input came since, what input held
     comes back on `WRITE_S` later."""

@@ -187,10 +187,11 @@ class OneFrameScreen(Screen[None]):
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
         if frame_coming:
-            if not self._telling_drawn:
-                # One ask at a time: each is a message, after which this screen
-                # goes idle again; while it stays dirty without drawing (under
-                # the palette or a panel), each idle asked again, round and round.
+            if runtime.holding() and not self._telling_drawn:
+                # Only while input holds the collector, and one ask at a time:
+                # each is a message, after which this screen goes idle again;
+                # while it stays dirty without drawing (under the palette or a
+                # panel), each idle asked again, round and round.
                 self._telling_drawn = True
                 self.call_after_refresh(self._frame_drawn)
             if runtime.overdue():
