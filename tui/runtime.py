@@ -29,7 +29,9 @@ it comes back on `WRITE_S` later, once the frame is on its way to the terminal.
 Most young collections take well under a millisecond, but while the search's
 lists of every review's text are young (the first characters typed after `/`
 at 100,000 reviews) each one walks them: up to 15 ms that landed between the key
-and its frame. The garbage of one key's work is all that waits.
+and its frame. The garbage of one key's work is all that waits. Work the reader runs on the
+event loop in slices (the search's texts made, a search counted off the key,
+the saved table's index) waits for that frame too (`input_first`).
 
 Textual draws a frame on the main thread and hands its text to a writer thread,
 which needs the GIL three times a frame. While the main thread runs Python code
@@ -70,6 +72,17 @@ holds it throughout (a few switch intervals)."""
 
 HOLD_MAX_S = 0.1
 """The longest input holds the collector off when no frame answers it."""
+
+INPUT_TURNS = 4
+"""Turns of the event loop `input_first` lets go before it looks for a key
+waiting: a key sent by the driver reaches the App's `note_input` a few turns
+later (the driver's callback, the task that posts it, the App's queue), and
+work that took a slice at each turn held it back by as many (one turn: 2-3
+slices of 4 ms before the App saw a key typed while the search's texts were
+made at 100,000 reviews)."""
+
+INPUT_POLL_S = 0.001
+"""How often work that waits for input's frame (`input_first`) looks again."""
 
 _installed = False
 """`installed()` is in effect: the collector is ours to schedule."""
@@ -207,6 +220,24 @@ def note_input(hold: bool = False) -> None:
 def holding() -> bool:
     """Input holds the collector off until its frame is drawn (`frame_drawn`)."""
     return _held
+
+
+async def input_first(pause: float = 0.0) -> None:
+    """Let the event loop go for `INPUT_TURNS` turns and `pause`, then for as
+    long as input waits for its frame (`holding`). Work run on the loop in
+    slices calls this between them: a key's way to its frame takes several
+    turns of the loop (to the App, then the screen, the widget, each message
+    it posts), and a slice run at each turn delayed the frame by as many
+    slices (a backspace 40-50 ms while the search's texts were made at
+    100,000 reviews). A key then waits for the slice under way, no more."""
+    import asyncio
+
+    for _ in range(INPUT_TURNS):
+        await asyncio.sleep(0)
+    if pause:
+        await asyncio.sleep(pause)
+    while _held:
+        await asyncio.sleep(INPUT_POLL_S)
 
 
 def frame_drawn() -> None:

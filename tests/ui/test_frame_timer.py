@@ -64,10 +64,12 @@ class FakeTime:
 
 
 class Ticks:
-    """The timer's callback as the screen's: note the time, pause the timer."""
+    """The timer's callback as the screen's: note the time, pause the timer,
+    and tell a `FrameTimer` when the tick drew (`drawing()`: every tick, unless told)."""
 
-    def __init__(self, fake: FakeTime) -> None:
+    def __init__(self, fake: FakeTime, drawing: Callable[[], bool] = lambda: True) -> None:
         self.fake = fake
+        self.drawing = drawing
         self.at: list[float] = []
         self.timer: Timer | None = None
 
@@ -75,6 +77,8 @@ class Ticks:
         assert self.timer is not None
         self.timer.pause()
         self.at.append(self.fake.now)
+        if isinstance(self.timer, FrameTimer) and self.drawing():
+            self.timer.drew()
 
 
 @pytest.fixture
@@ -97,13 +101,12 @@ async def _started(timer: Timer, ticks: Ticks) -> Timer:
     return timer
 
 
-def frame_timer(fake: FakeTime, ticks: Ticks, needed: Callable[[], bool] = lambda: True) -> FrameTimer:
+def frame_timer(fake: FakeTime, ticks: Ticks) -> FrameTimer:
     return FrameTimer(
         App(),
         INTERVAL,
         name="screen_update",
         callback=ticks,
-        needed=needed,
         clock=fake.clock,
         sleep=fake.sleep,
     )
@@ -163,8 +166,8 @@ async def test_a_tick_that_drew_nothing_holds_no_frame_back(fake: FakeTime, in_a
     """A tick that found nothing to draw does not count as a frame: the
     refresh asked for just after it is drawn at once, not an interval later."""
     drawing = [False]
-    ticks = Ticks(fake)
-    timer = await _started(frame_timer(fake, ticks, needed=lambda: drawing[0]), ticks)
+    ticks = Ticks(fake, lambda: drawing[0])
+    timer = await _started(frame_timer(fake, ticks), ticks)
     await ask(fake, timer, 100.0)
     assert ticks.at == [100.0]
     drawing[0] = True

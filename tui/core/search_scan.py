@@ -38,7 +38,7 @@ Make = Callable[[Iterator[Sequence[T]], int], Iterator[None]]
 in `chunks` (lists of them, in the list's order) in file order, yielding after
 each chunk is looked at and every `piece` texts or so."""
 
-UNTESTED_STEP = 4096
+UNTESTED_STEP = 1024
 """Places of the list a chunk of a scan's candidates not tested yet spans."""
 
 

@@ -188,7 +188,7 @@ class Loads:
                 for _ in steps:
                     if time.perf_counter() - started > INDEX_SLICE_S:
                         break
-            await asyncio.sleep(INDEX_PAUSE_S)
+            await runtime.input_first(INDEX_PAUSE_S)
         runtime.loaded()
         if self.reader.library is library:
             self.reader.indexed()

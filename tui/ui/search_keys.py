@@ -96,8 +96,8 @@ PREPARE_SLICE_S = 0.002
 loop is let go (a key pressed meanwhile waits at most this)."""
 
 PREPARE_PAUSE_S = 0.001
-"""...and how long it is let go: long enough for a key's messages to pass
-from the App to the widget that answers it and for the frame after them."""
+"""...and how long it is let go, at least: a key that came meanwhile is
+answered and drawn before the next stretch (`runtime.input_first`)."""
 
 
 class Typing:
@@ -214,7 +214,7 @@ class SearchKeys(ReaderPanes):
                 pass
             if not scan.done and not typing.shown and typing.first_rows():
                 self._show_first_rows(typing)
-            await asyncio.sleep(0)  # a frame, a key
+            await runtime.input_first()  # a frame, a key (and its frame)
         self._typed(typing)
 
     def _near_selected(
@@ -306,7 +306,7 @@ class SearchKeys(ReaderPanes):
         for _ in self.search_index.prepare(self._unmuted()):  # All's list: the one most searched
             if time.perf_counter() - started > PREPARE_SLICE_S:
                 runtime.collect_newest()  # (the split's new pairs: see there)
-                await asyncio.sleep(PREPARE_PAUSE_S)
+                await runtime.input_first(PREPARE_PAUSE_S)
                 if self.library.reviews is not library:
                     return  # a reload: a search makes the texts it lacks
                 started = time.perf_counter()

@@ -21,7 +21,7 @@ from tui import runtime
 
 class FrameTimer(Timer):
     """A timer that ticks when resumed, at most once a frame interval
-    (`interval`) for ticks that had work (`needed()` as they began).
+    (`interval`) for ticks that drew (its callback says: `drew()`).
 
     Textual's screen update timer is an interval timer paused between frames:
     its ticks stay on a grid laid from the moment it first started, and after
@@ -33,7 +33,9 @@ class FrameTimer(Timer):
     begun long enough ago. Here the next tick is due one interval after the
     last tick that drew, or at once if that is past: never more often than
     the frame rate, never more than one interval after the ask. A tick that
-    found nothing to do does not count.
+    drew nothing does not count: one with only a hidden widget to refresh
+    (the search box's, as `/` came) held the frame that showed the box back
+    by an interval.
 
     Its callback must pause it (the screen's `_on_timer_update` does, first
     thing); `reset()` is not supported. `clock` and `sleep` are Textual's
@@ -48,21 +50,25 @@ class FrameTimer(Timer):
         *,
         name: str,
         callback: TimerCallback,
-        needed: Callable[[], bool],
         pause: bool = True,
         clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         super().__init__(event_target, interval, name=name, callback=callback, pause=pause)
-        self._needed = needed
         self._clock = clock or (lambda: _time.get_time())
         self._sleep = sleep
         self.last_drawn = -math.inf
-        """When the last tick that had work began (the clock's seconds)."""
+        """When the last tick that drew began (the clock's seconds)."""
+        self._began: float | None = None
+        """When the tick under way began (None: none is)."""
 
     def wait(self, now: float) -> float:
         """Seconds from `now` until a tick may run (0: at once)."""
         return max(0.0, self.last_drawn + self._interval - now)
+
+    def drew(self) -> None:
+        """A frame was drawn: by the tick under way, or (a resize) by none."""
+        self.last_drawn = self._clock() if self._began is None else self._began
 
     async def _run(self) -> None:
         self._active  # made in this task, as Timer._run does  # noqa: B018
@@ -74,13 +80,14 @@ class FrameTimer(Timer):
             if wait > 0:
                 await self._sleep(wait)
                 continue  # paused meanwhile, or due now
-            if self._needed():
-                self.last_drawn = now
             count += 1
+            self._began = now
             try:
                 await self._tick(next_timer=now, count=count)
             except EventTargetGone:
                 break
+            finally:
+                self._began = None
             if self._active.is_set():  # a callback that did not pause it: an interval timer
                 await self._sleep(self._interval)
 
@@ -90,8 +97,6 @@ class OneFrameScreen(Screen[None]):
     in one frame, as soon as one may be drawn."""
 
     _frame_timer: FrameTimer | None = None
-    _telling_drawn = False
-    """`runtime.frame_drawn` is asked for after the coming frame already."""
 
     @property
     def _update_timer(self) -> Timer:
@@ -106,25 +111,10 @@ class OneFrameScreen(Screen[None]):
                 UPDATE_PERIOD,
                 name="screen_update",
                 callback=self._on_timer_update,
-                needed=self._frame_needed,
             )
             self._frame_timer._start()
             self._timers.add(self._frame_timer)  # stopped with the screen, as `set_interval`'s are
         return self._frame_timer
-
-    def _frame_needed(self) -> bool:
-        """Will the update timer's tick draw (`Screen._on_timer_update`'s test)?"""
-        return (
-            self.is_current
-            and not self.app._batch_count
-            and bool(
-                self._layout_required
-                or self._scroll_required
-                or self._repaint_required
-                or self._recompose_required
-                or self._dirty_widgets
-            )
-        )
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Do not style the whole screen a second time as it first shows.
@@ -178,31 +168,35 @@ class OneFrameScreen(Screen[None]):
         arrive before the frame (one was not enough for the scrollbars).
 
         A full garbage collection that is due runs after that frame, once
-        input has paused or right away if it is overdue, not before it; and
-        the young ones that input held off (since the App saw it) come back
-        once it is drawn (see tui/runtime.py).
+        input has paused or right away if it is overdue, not before it (see
+        tui/runtime.py).
         (Overrides a private Textual method; textual is pinned exactly, and
         tests/perf_guards/test_frames.py and test_runtime.py fail if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
         if frame_coming:
-            if runtime.holding() and not self._telling_drawn:
-                # Only while input holds the collector, and one ask at a time:
-                # each is a message, after which this screen goes idle again;
-                # while it stays dirty without drawing (under the palette or a
-                # panel), each idle asked again, round and round.
-                self._telling_drawn = True
-                self.call_after_refresh(self._frame_drawn)
             if runtime.overdue():
                 self.call_after_refresh(runtime.collect_full)
             elif runtime.full_due():
                 self.call_after_refresh(self._collect_when_quiet)
         await super()._on_idle(event)
 
-    def _frame_drawn(self) -> None:
-        self._telling_drawn = False
-        runtime.frame_drawn()
+    def _compositor_refresh(self) -> None:
+        """Draw, and tell the frame timer and `runtime.frame_drawn()` when
+        something was drawn: the timer paces frames by the ticks that drew; input
+        holds the collector, and work run in slices (`runtime.input_first`),
+        until its frame. A refresh with nothing to draw does not count: a widget
+        that was hidden and refreshed (the search box's, as `/` came) left the
+        screen dirty, its refresh drew nothing, and the key's frame came after
+        it. (Overrides a private Textual method, see `_on_idle`;
+        tests/perf_guards/test_runtime.py fails if this stops working.)"""
+        drawn = self is self.app.screen and bool(self._compositor._dirty_regions)
+        super()._compositor_refresh()
+        if drawn:
+            if self._frame_timer is not None:  # (none before the first tick)
+                self._frame_timer.drew()
+            runtime.frame_drawn()
 
     def _collect_when_quiet(self) -> None:
         if not runtime.waiting():
