@@ -20,8 +20,10 @@ Scroll views and scrollbars (tui/ui/patches/panes.py):
 The screen's frames (tui/ui/patches/frames.py):
 - `OneFrameScreen`: not styled twice as it first shows (`ScreenResume.refresh_styles`),
   laid out and drawn once per key (`_refresh_layout`, `_on_idle`, `_dirty_widgets`,
-  `_layout_required`). tests/perf_guards/test_start_up.py, tests/perf_guards/test_frames.py,
-  tests/perf_guards/test_runtime.py.
+  `_layout_required`), and says when it drew (`_compositor_refresh`,
+  `_compositor._dirty_regions`). tests/perf_guards/test_start_up.py,
+  tests/perf_guards/test_frames.py, tests/perf_guards/test_runtime.py,
+  tests/perf_guards/test_keys_before_slices.py.
 - `FrameTimer`: the screen's update timer (`Screen._update_timer`, `Timer._run`,
   `Timer._tick`, `_timers`) paced by the frames it drew, not by a fixed grid of
   ticks. tests/ui/test_frame_timer.py.
