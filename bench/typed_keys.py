@@ -34,7 +34,9 @@ BENCH = Path(__file__).resolve().parent
 FIGURES = ("cpu", "first_frame", "rows_frame", "frame")
 
 
-def _setup(root: Path, xdg: Path) -> None:
+def setup(root: Path, xdg: Path) -> None:
+    """This process measures `root`'s `tui`, with XDG folders under `xdg` and
+    no TEXTUAL settings of the shell's."""
     for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
         os.environ[name] = str(xdg / name.lower())
     for name in [name for name in os.environ if name.startswith("TEXTUAL")]:
@@ -141,7 +143,7 @@ def main() -> None:
     parser.add_argument("--no-hold", action="store_true", help="input does not hold young collections off")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="typed-keys-") as tmp:
-        _setup(args.root.resolve(), Path(tmp))
+        setup(args.root.resolve(), Path(tmp))
         from tui import runtime
 
         if args.no_hold:

@@ -19,23 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from typed_keys import BENCH, setup
+
 AFTER = 40
-
-
-def _setup(root: Path, xdg: Path) -> None:
-    for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
-        os.environ[name] = str(xdg / name.lower())
-    for name in [name for name in os.environ if name.startswith("TEXTUAL")]:
-        del os.environ[name]
-    sys.path[:0] = [str(root), str(BENCH)]
 
 
 async def _send(app, frames: list[float], key: str, char: str | None) -> float | None:
@@ -112,7 +103,7 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.05, help="seconds between keys")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="typed-while-made-") as tmp:
-        _setup(args.root.resolve(), Path(tmp))
+        setup(args.root.resolve(), Path(tmp))
         from tui import runtime
 
         with runtime.installed():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,6 +22,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def make_app(tmp_path: Path, paths: list[Path] | None = None, state: Path | None = None) -> PrDigestApp:
     return PrDigestApp(paths or [bundled_entries()], state or tmp_path / "state" / "state.json")
+
+
+def on_each_frame(app: App, call: Callable[[], object]) -> None:
+    """`call()` as the app hands each frame that draws something to its driver
+    (`App._display` with a renderable), right after it."""
+    display = app._display
+
+    def recording(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+        display(screen, renderable)
+        if renderable is not None:
+            call()
+
+    app._display = recording  # type: ignore[method-assign]
 
 
 def screen_text(app: App) -> str:

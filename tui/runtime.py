@@ -13,14 +13,14 @@ then run in a pause, not in the middle of a key: drawing a frame leaves cyclic
 garbage behind (Textual's strips cache crops of themselves), and left to
 CPython a full collection starts inside whichever allocation tips the count
 and delays that key's frame. The reader's screen asks `full_due()` each time it
-goes idle and, once the screen is drawn and no key or mouse event has come for
-`QUIET_S`, runs `collect_full()`: as often as CPython would have (every tenth
+draws a frame and, once no key or mouse event has come for `QUIET_S`, runs
+`collect_full()`: as often as CPython would have (every tenth
 generation-1 collection), but never between the keys of a burst (j held down).
 A burst cannot hold a collection off for long, though: garbage piles up while
 it waits, and one big pile is a long stall. Once `OVERDUE` generation-1
 collections have run since the last full one, the screen collects right after
 its next frame, pause or not. CPython's own full collections, at
-`FULL_SAFETY_NET`, are left for an App that never goes idle.
+`FULL_SAFETY_NET`, are left for an App whose screen never draws.
 
 Young collections are CPython's, but not inside a key's frame either: from a
 key or mouse event on the reader's screen (`note_input(hold=True)`) until that

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from tests.app_helpers import make_app
+from tests.app_helpers import make_app, on_each_frame
 from tests.bench_corpus import generate
 from tests.waiting import busy, wait_until
 from tui import runtime
@@ -41,14 +41,7 @@ class Timeline:
 
     def __init__(self, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
         self.events: list[str] = []
-        display = app._display
-
-        def recording(screen: object, renderable: object) -> None:
-            if renderable is not None:
-                self.events.append("frame")
-            display(screen, renderable)
-
-        app._display = recording
+        on_each_frame(app, lambda: self.events.append("frame"))
         note_input, collect_newest = runtime.note_input, runtime.collect_newest
 
         def noting(hold: bool = False) -> None:

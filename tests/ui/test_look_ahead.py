@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from tests.app_helpers import make_app, screen_text, settled, write_review
+from tests.app_helpers import make_app, on_each_frame, screen_text, settled, write_review
 from tui.ui import look_ahead
 from tui.ui.app import PrDigestApp
 from tui.ui.patches.lines import KeptLines
@@ -35,14 +35,7 @@ def drawn(app: App) -> list[tuple[str, object]]:
 def record_frames(app: App, sample: Callable[[], tuple]) -> list[tuple]:
     """`sample()` taken at each frame the app draws, in order."""
     frames: list[tuple] = []
-    display = app._display
-
-    def recording(screen, renderable) -> None:
-        display(screen, renderable)
-        if renderable is not None:
-            frames.append(sample())
-
-    app._display = recording  # type: ignore[method-assign]
+    on_each_frame(app, lambda: frames.append(sample()))
     return frames
 
 

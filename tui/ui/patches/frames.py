@@ -166,37 +166,34 @@ class OneFrameScreen(Screen[None]):
         then draws at once, and whatever arrives after waits for the frame
         timer's next tick. Two turns of the event loop let them all
         arrive before the frame (one was not enough for the scrollbars).
-
-        A full garbage collection that is due runs after that frame, once
-        input has paused or right away if it is overdue, not before it (see
-        tui/runtime.py).
         (Overrides a private Textual method; textual is pinned exactly, and
-        tests/perf_guards/test_frames.py and test_runtime.py fail if this stops working.)"""
+        tests/perf_guards/test_frames.py fails if this stops working.)"""
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        frame_coming = self._dirty_widgets or self._layout_required or self._repaint_required
-        if frame_coming:
-            if runtime.overdue():
-                self.call_after_refresh(runtime.collect_full)
-            elif runtime.full_due():
-                self.call_after_refresh(self._collect_when_quiet)
         await super()._on_idle(event)
 
     def _compositor_refresh(self) -> None:
-        """Draw, and tell the frame timer and `runtime.frame_drawn()` when
-        something was drawn: the timer paces frames by the ticks that drew; input
-        holds the collector, and work run in slices (`runtime.input_first`),
-        until its frame. A refresh with nothing to draw does not count: a widget
-        that was hidden and refreshed (the search box's, as `/` came) left the
-        screen dirty, its refresh drew nothing, and the key's frame came after
-        it. (Overrides a private Textual method, see `_on_idle`;
-        tests/perf_guards/test_runtime.py fails if this stops working.)"""
+        """Draw, and what waits for a frame once something was drawn: the frame
+        timer paces frames by the ticks that drew; input holds the collector,
+        and work run in slices (`runtime.input_first`), until its frame; a full
+        collection that is due runs after it, once input has paused or right
+        away if it is overdue (see tui/runtime.py). A refresh with nothing to
+        draw does not count: a widget that was hidden and refreshed (the search
+        box's, as `/` came) left the screen dirty, its refresh drew nothing,
+        and the key's frame came after it. (Overrides a private Textual method,
+        see `_on_idle`; tests/perf_guards/test_runtime.py and
+        test_keys_before_slices.py fail if this stops working.)"""
         drawn = self is self.app.screen and bool(self._compositor._dirty_regions)
         super()._compositor_refresh()
-        if drawn:
-            if self._frame_timer is not None:  # (none before the first tick)
-                self._frame_timer.drew()
-            runtime.frame_drawn()
+        if not drawn:
+            return
+        if self._frame_timer is not None:  # (none before the first tick)
+            self._frame_timer.drew()
+        runtime.frame_drawn()
+        if runtime.overdue():
+            self.call_next(runtime.collect_full)
+        elif runtime.full_due():
+            self.call_next(self._collect_when_quiet)
 
     def _collect_when_quiet(self) -> None:
         if not runtime.waiting():
