@@ -289,9 +289,9 @@ def test_the_own_file_is_compacted_when_it_has_doubled(
 
 def test_an_unwritable_folder_is_warned_about_once_and_marks_kept(tmp_path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="prdigest-shared-"))
+    locks = Path(tempfile.mkdtemp(prefix="prdigest-locks-"))
     try:
         folder.chmod(0o755)  # readable by all, writable by its owner (root) only
-        locks = Path(tempfile.mkdtemp(prefix="prdigest-locks-"))
         locks.chmod(0o777)  # the local lock can be taken: it is the shared folder that refuses
         with unprivileged():
             state = SharedState(folder, Machine("laptop", "t"), lock_dir=locks)
@@ -307,6 +307,7 @@ def test_an_unwritable_folder_is_warned_about_once_and_marks_kept(tmp_path: Path
         assert os.listdir(folder) == []
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(locks, ignore_errors=True)
 
 
 def test_every_save_leaves_whole_lines_and_no_temp_files(tmp_path: Path) -> None:
