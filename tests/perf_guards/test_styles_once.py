@@ -1,11 +1,12 @@
-"""The panes' and the filter line's component classes are styled once per
-stylesheet, not on every focus change or filter key
+"""The panes' and the filter line's component classes are styled when first
+drawn and then once per stylesheet, not on every focus change or filter key
 (tui.ui.patches.ComponentsStyledOnce)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widget import Widget
 
 from tests.app_helpers import make_app
@@ -69,9 +70,9 @@ async def test_a_filter_key_keeps_the_filter_lines_component_styles(tmp_path: Pa
         await pilot.press("u", "u")  # styled once with the rules the search box adds (see above)
         await pilot.pause()
         bar = app.query_one(FilterBar)
-        before = component_styles(bar)
-        assert len(before) == 5
         muted = bar.style_of("muted")
+        before = component_styles(bar)
+        assert "filter-bar--muted" in before
         await pilot.press("u")
         await pilot.pause()
         assert bar.has_class("-filtering")
@@ -103,3 +104,34 @@ async def test_the_filter_lines_components_are_styled_before_the_first_filter_ke
         assert bar.has_class("-filtering")
         after = component_styles(bar)
         assert all(after[name] is before[name] for name in before), "styled in the filter key's frame"
+
+
+async def test_a_component_class_is_styled_when_first_drawn(tmp_path: Path) -> None:
+    """The first frame styles the classes it draws, not all 81: a search
+    match's look is styled when a match is first drawn, as the stylesheet says;
+    a class the widget does not declare is still refused."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        view = app.query_one(ReviewView)
+        styled = component_styles(view)
+        assert "review-view--title" in styled  # drawn: the open review's title
+        assert "review-view--match" not in styled
+        assert len(styled) < len(ReviewView.COMPONENT_CLASSES)
+        match = view.get_component_rich_style("review-view--match")
+        assert "review-view--match" in component_styles(view)
+        assert match.bold and match.underline and match.bgcolor is not None  # app.tcss: $warning 55%
+        with pytest.raises(KeyError):
+            view.get_component_styles("review-view--nothing")
+        app.theme = "nord"
+        await pilot.pause()
+        restyled = view.get_component_rich_style("review-view--match")
+    late = make_app(tmp_path)
+    async with late.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        late.theme = "nord"
+        await pilot.pause()
+        view = late.query_one(ReviewView)
+        assert "review-view--match" not in component_styles(view)
+        first = view.get_component_rich_style("review-view--match")  # styled under nord alone
+    assert first == restyled != match

@@ -13,8 +13,9 @@ Scroll views and scrollbars (tui/ui/patches/panes.py):
   `_render_cache`). tests/perf_guards/test_redraw.py, tests/ui/test_kept_bar.py,
   the snapshots.
 - `StyledPane`: scrollbars styled as Textual makes them (`_vertical_scrollbar`,
-  `App._start_widget`), component classes styled once per stylesheet
-  (`ComponentsStyledOnce`, `_get_component_classes`, also the filter line's).
+  `App._start_widget`), component classes styled when first drawn and then
+  once per stylesheet (`ComponentsStyledOnce`: `_get_component_classes`,
+  `_component_styles`, also the filter line's).
   tests/perf_guards/test_frames.py, tests/perf_guards/test_styles_once.py.
 
 The screen's frames (tui/ui/patches/frames.py):

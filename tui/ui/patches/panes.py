@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Self
 from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style as RichStyle
+from textual.css.styles import RenderStyles
+from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -185,32 +187,52 @@ else:
 
 
 class ComponentsStyledOnce(_Mixin):
-    """A widget whose component classes are styled again only when the
-    stylesheet changes: mixed in before the widget's Textual class (Textual
-    takes default CSS from the first base that is a widget)."""
+    """A widget whose component classes are styled when first asked for, and
+    again only when the stylesheet changes: mixed in before the widget's
+    Textual class (Textual takes default CSS from the first base that is a
+    widget)."""
 
     _components_styled_by: object = None
     """The stylesheet's rules map the component classes were last styled with."""
 
     def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # Textual's returns set[str]; callers iterate
-        """Textual styles a widget's component classes anew (a throwaway DOM
-        node for each) every time it styles the widget: on each focus change,
-        so each enter and escape would do it for two panes' 39 classes, and
-        leave most of that key's cyclic garbage; each filter key, for the
-        filter line's 5 (its `-filtering` class). Our component rules
-        (app.tcss, `Pane > .class`) hang on the stylesheet alone, never on
-        the widget's classes or state, so they are styled again only when the
-        stylesheet's rules change (a theme switch parses them anew) or the
-        widget lost them (unmounted). The colours they resolve to are worked
-        out when asked for (`get_component_rich_style`), over the widget's
-        background then. (Overrides a private Textual method; textual is
-        pinned exactly, and tests/perf_guards/test_styles_once.py fails if
-        this stops working.)"""
+        """The component classes Textual is to style with the widget: those
+        styled so far, and only when the stylesheet changed since.
+
+        Textual styles every component class (a throwaway DOM node for each)
+        every time it styles the widget: on each focus change, so each enter
+        and escape would do it for two panes' 39 classes, and leave most of
+        that key's cyclic garbage; each filter key, for the filter line's 5
+        (its `-filtering` class). Our component rules (app.tcss, `Pane >
+        .class`) hang on the stylesheet alone, never on the widget's classes
+        or state, so they are styled again only when the stylesheet's rules
+        change (a theme switch parses them anew); the rest are styled when
+        first drawn (`get_component_styles`): the first frame draws 27 of the
+        81, and styling all of them took ~4.5 ms of every start. The colours
+        they resolve to are worked out when asked for
+        (`get_component_rich_style`), over the widget's background then.
+        (Overrides a private Textual method and fills its private
+        `_component_styles`; textual is pinned exactly, and
+        tests/perf_guards/test_styles_once.py fails if this stops working.)"""
         rules = self.app.stylesheet.rules_map
-        if rules is self._components_styled_by and self._component_styles:
+        if rules is self._components_styled_by:
             return frozenset()
         self._components_styled_by = rules
-        return super()._get_component_classes()
+        return frozenset(self._component_styles)
+
+    def get_component_styles(self, *names: str) -> RenderStyles:
+        """Textual's, with a component class not styled yet styled now (one
+        not in `COMPONENT_CLASSES` is still a KeyError)."""
+        styled = self._component_styles
+        if not styled.keys() >= set(names) and self.is_attached:
+            known = super()._get_component_classes()  # every class declared (Textual's, cached)
+            for name in names:
+                if name not in styled and name in known:
+                    node = DOMNode(classes=name)  # as Textual's `_process_component_classes` styles one
+                    node._attach(self)
+                    self.app.stylesheet.apply(node, animate=False)
+                    styled[name] = node.styles
+        return super().get_component_styles(*names)
 
     def style_components_ahead(self) -> None:
         """Style the component classes now, between frames, if the stylesheet
