@@ -36,7 +36,8 @@ async def test_focus_moves_keep_the_component_styles(tmp_path: Path) -> None:
         assert app.focused is app.query_one(ReviewView)
         after = [component_styles(pane) for pane in panes]
         for old, new in zip(before, after, strict=True):
-            assert old.keys() == new.keys()
+            # Classes first drawn meanwhile (the look-ahead lays out the next reviews) are added.
+            assert old.keys() <= new.keys()
             assert all(new[name] is old[name] for name in old), "restyled on a focus move"
 
 
@@ -50,7 +51,7 @@ async def test_a_theme_change_styles_them_anew(tmp_path: Path) -> None:
         app.theme = "nord"
         await pilot.pause()
         after = component_styles(view)
-        assert after.keys() == before.keys()
+        assert before.keys() <= after.keys()  # and classes first drawn meanwhile, under either theme
         assert all(after[name] is not before[name] for name in before)
         assert view.get_component_rich_style("review-view--heading") != heading
         colour = view.get_component_rich_style("review-view--heading").color
