@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from startup import percentile
 from typed_keys import BENCH, setup
 
 AFTER = 40
@@ -90,11 +91,6 @@ async def _run(corpus: Path, state: Path, gap: float, timed: bool) -> dict[str, 
     return {name: [ms for ms in times if ms is not None] for name, times in out.items()}
 
 
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
@@ -117,7 +113,7 @@ def main() -> None:
         values = [ms for figures in rounds for ms in figures[name]]
         if values:
             print(
-                f"{name:12} {len(values):7} {statistics.median(values):6.1f} {_p95(values):6.1f} {max(values):6.1f}"
+                f"{name:12} {len(values):7} {statistics.median(values):6.1f} {percentile(values, 95):6.1f} {max(values):6.1f}"
             )
 
 

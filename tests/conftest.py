@@ -32,3 +32,13 @@ def english_words():
     i18n.choose("en")
     yield
     i18n.choose("en")
+
+
+@pytest.fixture
+def installed_runtime():
+    """The process-wide tweaks of `tui.runtime` in place, as `tui.cli.run` runs
+    every command (input holds the collector for its frame only then)."""
+    from tui import runtime
+
+    with runtime.installed():
+        yield

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,7 @@ from tui.core.search_scan import Scan
 from tui.ui import search_keys
 from tui.ui.search_keys import SearchKeys
 
-
-@pytest.fixture(autouse=True)
-def installed_runtime() -> Iterator[None]:
-    """As `tui.cli.run` runs every command: input holds for its frame only then."""
-    with runtime.installed():
-        yield
+pytestmark = pytest.mark.usefixtures("installed_runtime")  # tests/conftest.py
 
 
 class Timeline:

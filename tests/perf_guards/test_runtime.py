@@ -18,12 +18,7 @@ from tests.app_helpers import make_app, on_each_frame
 from tests.waiting import wait_until
 from tui import runtime
 
-
-@pytest.fixture(autouse=True)
-def installed_runtime() -> Iterator[None]:
-    """As `tui.cli.run` runs every command."""
-    with runtime.installed():
-        yield
+pytestmark = pytest.mark.usefixtures("installed_runtime")  # tests/conftest.py
 
 
 def test_installed_and_undone() -> None:
