@@ -30,6 +30,11 @@ The screen's frames (tui/ui/patches/frames.py):
   ticks. tests/ui/test_frame_timer.py.
 
 Elsewhere in the package:
+- `quick_class_setup` (tui/ui/patches/class_setup.py): a widget class's
+  reactives and compute methods found from its bases' own, read once
+  (`DOMNode.__init_subclass__`, `_reactives`, `_computes`); installed when
+  `tui.ui` is first imported, by this package's first import.
+  tests/perf_guards/test_class_setup.py.
 - `quiet_input`: an `Input` whose text changing width does not lay the screen
   out (`Input._watch_value`, `ScrollView._scroll_update`). tests/perf_guards/test_search_frames.py.
 - `KeptLines` (tui/ui/patches/lines.py): a pane's lines styled once per look
@@ -53,6 +58,7 @@ from typing import TYPE_CHECKING
 from textual.driver import Driver
 from textual.geometry import Size
 
+from tui.ui.patches import class_setup  # first: it sets up the widget classes made below
 from tui.ui.patches.frames import FrameTimer, OneFrameScreen
 from tui.ui.patches.panes import ComponentsStyledOnce, KeptBar, StyledPane, set_virtual_size
 from tui.ui.patches.strips import lazy_strip_caches
@@ -69,6 +75,7 @@ __all__ = [
     "KeptBar",
     "OneFrameScreen",
     "StyledPane",
+    "class_setup",
     "quiet_input",
     "set_virtual_size",
     "survives_hang_up",
