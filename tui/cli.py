@@ -345,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first=first,
         config=settings,
         styles_path=locations.style_copy_file(),
+        shipped_styles=locations.shipped_style_file(),
     )
     app.reader.repo_dir = args.repo_dir
     app.driver_class = survives_hang_up(app.driver_class)  # a closed terminal cannot hang the reader

@@ -1,10 +1,13 @@
-"""The reader keeps its stylesheet's parsed rules in the cache folder: started
-again, it parses no stylesheet source (that it then draws what a full parse
-draws is tests/ui/test_kept_styles.py's)."""
+"""The reader's stylesheet is parsed once: a first start takes the rules shipped
+in the package and parses no source its first frame draws; what it parses
+later (the keys panel's) it keeps in the cache folder, and a second start
+parses no source at all (that it then draws what a full parse draws is
+tests/ui/test_kept_styles.py's and tests/ui/test_shipped_styles.py's)."""
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from tests.app_helpers import write_review
@@ -31,6 +34,7 @@ def test_a_second_start_parses_no_stylesheet_source(tmp_path: Path, isolated_dir
     entries = tmp_path / "entries"
     entries.mkdir()
     write_review(entries / "one.yaml", "The only review")
+    kept = isolated_dirs["XDG_CACHE_HOME"] / "prdigest-tui" / "stylesheet.pickle"
     parsed = []
     for run in range(2):
         record = tmp_path / f"parsed-{run}.txt"
@@ -39,10 +43,16 @@ def test_a_second_start_parses_no_stylesheet_source(tmp_path: Path, isolated_dir
         with Session(argv, reader_env(isolated_dirs), tmp_path, rows=40, cols=120) as session:
             session.wait_for("The only review", timeout=60)
             session.wait_for("1 review", timeout=60)
+            before_panel = record.read_text(encoding="utf-8").splitlines()
+            session.send(b"?")
+            session.wait_for("First review", timeout=60)
+            session.send(b"\x1b")
+            time.sleep(0.3)  # the escape alone, not the start of a sequence with the q
             session.send(b"q")
             assert session.wait_exit(timeout=60) == 0
+        assert before_panel == [], "the shipped rules did not cover the first frame in a real terminal"
         parsed.append(record.read_text(encoding="utf-8").splitlines())
-    assert any("app.tcss" in line for line in parsed[0])  # the first start parsed ours and Textual's
-    assert len(parsed[0]) > 10
+        assert kept.is_file()
+    assert len(parsed[0]) >= 2  # the keys panel's sources: parsed at the first start, then kept
+    assert not any("app.tcss" in line for line in parsed[0])
     assert parsed[1] == []
-    assert (isolated_dirs["XDG_CACHE_HOME"] / "prdigest-tui" / "stylesheet.pickle").is_file()

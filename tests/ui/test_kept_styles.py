@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.layout import Layout
 from textual.strip import Strip
@@ -34,19 +35,21 @@ def parsed_rules(sheet: Stylesheet) -> list[tuple]:
     """Every rule of `sheet`: its selectors, declarations and precedence; a
     layout by its name (each parse makes new layout objects, equal to none).
     (`Stylesheet.css` cannot be used: Textual's own rules make it raise.)"""
-    return [
-        (
-            rule.selectors,
-            {
-                name: value.name if isinstance(value, Layout) else value
-                for name, value in rule.styles.get_rules().items()
-            },
-            rule.is_default_rules,
-            rule.tie_breaker,
-            rule.selector_names,
-        )
-        for rule in sheet.rules
-    ]
+    return [rule_parts(rule) for rule in sheet.rules]
+
+
+def rule_parts(rule: RuleSet) -> tuple:
+    """A rule's selectors, declarations and precedence (see `parsed_rules`)."""
+    return (
+        rule.selectors,
+        {
+            name: value.name if isinstance(value, Layout) else value
+            for name, value in rule.styles.get_rules().items()
+        },
+        rule.is_default_rules,
+        rule.tie_breaker,
+        rule.selector_names,
+    )
 
 
 def drawn(app: PrDigestApp) -> list[Strip]:

@@ -106,6 +106,12 @@ def style_copy_file() -> Path:
     return _cache_dir() / "stylesheet.pickle"
 
 
+def shipped_style_file() -> Path:
+    """The stylesheet's rules as the reader's first start parses them, shipped
+    in the package (`tui.store.style_copy`, written by `python -m tui.ui.ship_styles`)."""
+    return Path(__file__).resolve().parent.parent / "shipped_stylesheet.pickle"
+
+
 def state_copy_file(state: Path) -> Path:
     """A copy of the state file `state`'s marks, read in its place while it is
     unchanged (`tui.store.state_copy`); in the cache folder, one per state file."""

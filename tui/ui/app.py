@@ -66,6 +66,7 @@ class PrDigestApp(App[None]):
         first: FirstPart | None = None,
         config: Config | None = None,
         styles_path: Path | None = None,
+        shipped_styles: Path | None = None,
     ) -> None:
         """`first`: the first frame's files, planned (and maybe being parsed) by
         the command line before Textual was imported (see first_frame.plan_first_part);
@@ -73,13 +74,14 @@ class PrDigestApp(App[None]):
         the file at `config_path` as the command line read it (`keys=False`),
         so it is not parsed again. `styles_path`: where the stylesheet's rules
         are kept from one start to the next (`tui.ui.styles`); None, parsed
-        every start."""
+        every start. `shipped_styles`: the rules shipped in the package, taken
+        when none are kept at `styles_path` yet."""
         # Read before Textual's __init__, which builds the stylesheet's variables from the theme.
         self._initial_theme, self._unknown_theme = remembered_theme(ui_path)
         super().__init__()
         self.styles_path = styles_path
         if styles_path is not None:
-            self.stylesheet = styles.kept(self.stylesheet, styles_path)
+            self.stylesheet = styles.kept(self.stylesheet, styles_path, shipped_styles)
         self.config_path = config_path
         self.given_config = config
         self.ui_path = ui_path

@@ -83,10 +83,14 @@ class KeptStylesheet(Stylesheet):
         self._used[key] = rules
         return rules
 
+    def used_rules(self) -> Rules:
+        """Every source's rules parsed or taken with the first variables."""
+        return dict(self._used)
+
     def kept_rules(self) -> Rules | None:
         """The rules to keep for the next start (every source parsed or taken
         with the first variables), or None when they are all kept already."""
-        return dict(self._used) if self.parsed else None
+        return self.used_rules() if self.parsed else None
 
     @property
     def variables(self) -> Mapping[str, str]:
@@ -99,16 +103,27 @@ def variables_of(sheet: Stylesheet) -> dict[str, str]:
     return sheet._variables
 
 
+STYLE_CLASS_MODULES = (textual_model, textual_styles, textual_scalar, textual_color, textual_geometry)
+"""The modules that define the classes parsed rules are made of."""
+
+
 def versions() -> tuple:
     """What else kept rules depend on: Python's version, and Textual's as
     installed (its classes are pickled). Textual's by the files that define
     them (path, size, modification time), not `textual.__version__`, which
     reads the package's metadata (~15 ms)."""
     installed = []
-    for module in (textual_model, textual_styles, textual_scalar, textual_color, textual_geometry):
+    for module in STYLE_CLASS_MODULES:
         info = os.stat(module.__file__ or "")
         installed.append((module.__file__, info.st_size, info.st_mtime_ns))
     return sys.version_info[:2], tuple(installed)
+
+
+def shipped_versions() -> tuple:
+    """What rules shipped with the package depend on, the same wherever Textual
+    is installed: the sizes of the files that define its style classes (the
+    exact pin makes them Textual 8.2.8's; another Textual's differ in size)."""
+    return ("shipped", tuple(os.stat(module.__file__ or "").st_size for module in STYLE_CLASS_MODULES))
 
 
 def dump_rules(rules: Rules) -> bytes:
