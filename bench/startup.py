@@ -25,7 +25,7 @@ b. libyaml alone: `yaml.load(text, Loader=yaml.CSafeLoader)` of every corpus
    it: the floor for loading. Beside it `yaml.compose` (what tui.load.parse runs)
    and the app's single-process `load_paths` and `Library.build`. The loading
    targets compare with libyaml passes paired with the app's runs in (a): one
-   just before each cold and no-cache run of a corpus, as for the bare app.
+   just before each cold and no-cache pair (the app's run and the bare app's).
 c. Key latency in-process with Textual's Pilot (`run_test(size=(120, 40))`),
    timed once the whole corpus is loaded: j/k in the review list, opening a
    review (enter), checking an item (space), going back (escape), switching
@@ -432,6 +432,16 @@ def bare_series(tmp: Path, env: dict[str, str], runs: int, cold: bool) -> dict[s
     return {"cold": [first], "warm": warm, "dropped": dropped}
 
 
+def _pair_order(n: int) -> tuple[str, str]:
+    """The order of the `n`th pair's two runs: the bare app's first, then the
+    reader's first, and so on. A run started right after a long busy process
+    (the libyaml floor: ~13 s at 100,000) or right after an idle pause starts
+    slower (bench/README.md, "The floor between a pair"): alternating puts
+    each program in each place equally often, and the floor runs before the
+    pair, never between its two runs."""
+    return ("bare", "reader") if n % 2 == 0 else ("reader", "bare")
+
+
 def app_series(
     name: str,
     exe: str,
@@ -451,14 +461,15 @@ def app_series(
     cache (`runs` runs, each with a fresh empty cache folder), warm (`runs` runs
     with the cache a priming run filled).
 
-    Each run is paired with a run of the bare app just before it (`bare_run`;
-    for cold, after its own drop of the page cache), and the ratios are taken
-    over those: a machine that drifts (another process, the page cache
-    refilling after a drop) moves both, not one. Without dropping the page
-    cache, cold is the first run alone, paired with nothing.
+    Each run is paired with a run of the bare app right before or right after
+    it, in turn (`bare_run`, `_pair_order`; for cold, each after its own drop
+    of the page cache), and the ratios are taken over those: a machine that
+    drifts (another process, the page cache refilling after a drop) moves
+    both, not one. Without dropping the page cache, cold is the first run
+    alone, paired with nothing.
 
     `floor_run` (a corpus, not the bundled digest): libyaml alone parsing the
-    corpus in a fresh process, run before each cold and no-cache run (for
+    corpus in a fresh process, run before each cold and no-cache pair (for
     cold, after its own drop of the page cache), so loading is compared with
     a floor timed in the same minute too, not once at the start of the bench."""
     state = tmp / f"state-{name}.json"
@@ -478,21 +489,25 @@ def app_series(
     dropped = cold and drop_caches()
     if dropped:
         for n in range(cold_runs):
-            side["cold"].append(bare_run(True))
             if floor_run is not None:
                 floors["cold"].append(floor_run(True))
-            drop_caches()
-            first.append(run(f"cold-{n}"))
-            if n + 1 < cold_runs:
+            for step in _pair_order(n):
                 drop_caches()
+                if step == "bare":
+                    side["cold"].append(bare_run(True))
+                else:
+                    first.append(run(f"cold-{n}"))
     else:
         first.append(run("cold"))
     no_cache = []
     for n in range(runs):
-        side["no_cache"].append(bare_run(False))
         if floor_run is not None:
             floors["no_cache"].append(floor_run(False))
-        no_cache.append(run(f"none-{n}"))
+        for step in _pair_order(n):
+            if step == "bare":
+                side["no_cache"].append(bare_run(False))
+            else:
+                no_cache.append(run(f"none-{n}"))
     run("filled", settle=True)  # fills the cache: quits once it is written
     warm = []
     for _ in range(runs):
@@ -1182,9 +1197,9 @@ class Report:
             "\nFirst paint: prdigest-tui's status bar shows `N reviews · ` and a row `Deep read`; the bare "
             "app shows `hello`. All loaded: the All tag shows `N/N` and the status bar `N reviews · ` "
             "for the whole corpus. ÷ bare: over the median of the bare app's runs paired with that "
-            "row's: each prdigest-tui run follows a bare run (a cold one after its own drop of the "
-            "page cache), so both see the same state of the machine; the bare rows pool every bare "
-            "run. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
+            "row's: each prdigest-tui run is next to a bare run, after it and before it in turn (a "
+            "cold one after its own drop of the page cache), so both see the same state of the "
+            "machine; the bare rows pool every bare run. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
             "VmHWM summed, sampled every 50 ms (not in the app's figure). Progress shown: the status "
             "bar's `loading n/N files…` was drawn in every run (none: in no run)."
         )
@@ -1288,7 +1303,7 @@ class Report:
             "the spawn: it includes starting Python and Textual, and the app may parse on both cores. "
             "compose, `load_paths` and `Library.build`: best of 3, warm. The two ratios are over the "
             "median of the libyaml passes paired with the app's runs (one in a fresh process just before "
-            "each cold and no-cache run, the cold ones after their own drop of the page cache), not over "
+            "each cold and no-cache pair of runs, the cold ones after their own drop of the page cache), not over "
             "the figures in this table, timed minutes earlier."
         )
 
