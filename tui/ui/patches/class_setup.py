@@ -7,9 +7,10 @@ compute methods by `dir(cls)`: Widget, DOMNode and MessagePump hold ~600
 names, so every widget or screen class costs ~100-170 µs, and a start makes
 ~70 of them (40 as `textual.app` is imported, 31 of the reader's): ~12 ms of
 every start. Here each class's own reactives and compute names are read once,
-the first time it is a base, and a new class merges them in its MRO's order,
-exactly as Textual does; the rest of Textual's setup (CSS type names, merged
-bindings, the inherit flags) is Textual's own code, unchanged.
+when the class is made, and a new class merges its bases' in its MRO's order,
+exactly as Textual does; the rest (CSS type names, merged bindings, the
+inherit flags) is set as Textual sets it, by its own `_css_bases` and
+`_merge_bindings`.
 
 Installed as this module is imported, which the `tui.ui` package does first
 (tui/ui/__init__.py imports this package, whose first import it is), before
