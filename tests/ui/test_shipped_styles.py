@@ -102,13 +102,17 @@ async def test_another_theme_parses_as_it_did(tmp_path: Path) -> None:
 
 
 async def test_a_copy_for_another_textual_is_not_taken(tmp_path: Path) -> None:
-    rules = shipped_rules(locations.shipped_style_file())
-    other = tmp_path / "other.pickle"
+    """The shipped rules themselves, under the key of a Textual whose style
+    modules differ in size: not taken."""
     variables = App().stylesheet._variables
-    style_copy.write(other, style_copy.key(variables, ("shipped", (1, 2, 3, 4, 5))), b"")
+    data = style_copy.read(locations.shipped_style_file(), style_copy.key(variables, shipped_versions()))
+    assert data is not None
+    other = tmp_path / "other.pickle"
+    sizes = shipped_versions()[1]
+    style_copy.write(other, style_copy.key(variables, ("shipped", (sizes[0] + 1, *sizes[1:]))), data)
     app = first_start_app(tmp_path, other)
     await start(app)
-    assert parsed(app) > 10 and rules
+    assert parsed(app) > 10
 
 
 def test_sources_are_named_by_where_they_sit_in_their_package() -> None:
