@@ -1199,7 +1199,8 @@ class Report:
             "for the whole corpus. ÷ bare: over the median of the bare app's runs paired with that "
             "row's: each prdigest-tui run is next to a bare run, after it and before it in turn (a "
             "cold one after its own drop of the page cache), so both see the same state of the "
-            "machine; the bare rows pool every bare run. Peak RSS: the app's VmHWM just before quitting (median); parse workers: their "
+            "machine; the bare rows pool every bare run. Peak RSS: the app's VmHWM just before "
+            "quitting (median); parse workers: their "
             "VmHWM summed, sampled every 50 ms (not in the app's figure). Progress shown: the status "
             "bar's `loading n/N files…` was drawn in every run (none: in no run)."
         )
@@ -1303,8 +1304,8 @@ class Report:
             "the spawn: it includes starting Python and Textual, and the app may parse on both cores. "
             "compose, `load_paths` and `Library.build`: best of 3, warm. The two ratios are over the "
             "median of the libyaml passes paired with the app's runs (one in a fresh process just before "
-            "each cold and no-cache pair of runs, the cold ones after their own drop of the page cache), not over "
-            "the figures in this table, timed minutes earlier."
+            "each cold and no-cache pair of runs, the cold ones after their own drop of the page cache), "
+            "not over the figures in this table, timed minutes earlier."
         )
 
     def key_table(self) -> None:

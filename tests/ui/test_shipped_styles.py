@@ -20,7 +20,7 @@ from tui.store import locations, style_copy, uistate
 from tui.store.locations import bundled_entries
 from tui.ui import styles
 from tui.ui.app import PrDigestApp
-from tui.ui.patches.kept_styles import KeptStylesheet, Rules, load_rules, shipped_versions
+from tui.ui.patches.kept_styles import KeptStylesheet, Rules, load_rules, shipped_versions, variables_of
 
 STALE = "the shipped stylesheet is not what a start parses: run `python -m tui.ui.ship_styles`"
 
@@ -52,7 +52,7 @@ def parsed(app: App) -> int:
 
 
 def shipped_rules(path: Path) -> Rules:
-    data = style_copy.read(path, style_copy.key(App().stylesheet._variables, shipped_versions()))
+    data = style_copy.read(path, style_copy.key(variables_of(App().stylesheet), shipped_versions()))
     assert data is not None, STALE
     rules = load_rules(data)
     assert rules is not None
@@ -91,6 +91,20 @@ def test_the_command_writes_what_is_shipped(tmp_path: Path) -> None:
     assert all(key[1][0].startswith(("<textual>/", "<tui>/")) for key in shipped)
 
 
+def test_the_commands_help_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.ui.ship_styles", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path / "work",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "PATH" in done.stdout
+    assert list((tmp_path / "work").iterdir()) == []
+
+
 async def test_another_theme_parses_as_it_did(tmp_path: Path) -> None:
     """Shipped rules hold the default theme's colours: a reader whose theme is
     another parses every source with its own."""
@@ -104,7 +118,7 @@ async def test_another_theme_parses_as_it_did(tmp_path: Path) -> None:
 async def test_a_copy_for_another_textual_is_not_taken(tmp_path: Path) -> None:
     """The shipped rules themselves, under the key of a Textual whose style
     modules differ in size: not taken."""
-    variables = App().stylesheet._variables
+    variables = variables_of(App().stylesheet)
     data = style_copy.read(locations.shipped_style_file(), style_copy.key(variables, shipped_versions()))
     assert data is not None
     other = tmp_path / "other.pickle"

@@ -11,6 +11,7 @@ its own rules), and writes every source the stylesheet parsed to PATH
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
@@ -44,8 +45,15 @@ async def _parsed(folder: Path) -> KeptStylesheet:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    path = Path(args[0]).resolve() if args else locations.shipped_style_file()
+    parser = argparse.ArgumentParser(
+        prog="python -m tui.ui.ship_styles",
+        description="Write the stylesheet's rules shipped in the package, as a first start parses them.",
+    )
+    parser.add_argument(
+        "path", nargs="?", type=Path, metavar="PATH", help="where to write (default: the package's copy)"
+    )
+    given = parser.parse_args(argv).path
+    path = given.resolve() if given is not None else locations.shipped_style_file()
     with tempfile.TemporaryDirectory(prefix="prdigest-ship-styles-") as folder:
         sheet = asyncio.run(_parsed(Path(folder)))
     sources = styles.ship(sheet, path)

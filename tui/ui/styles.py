@@ -68,10 +68,11 @@ def portable(rules: Rules) -> Rules:
     """`rules` with each source's path (its `read_from`) made `<package>/…`,
     relative to Textual's or the reader's package; a source from anywhere
     else (a user's file) is left out."""
+    roots = _roots()
     moved: Rules = {}
     for key, found in rules.items():
         css, (where, name), *rest = key
-        for package, root in _roots().items():
+        for package, root in roots.items():
             if where.startswith(root + os.sep):
                 moved[(css, (f"<{package}>{where[len(root) :]}", name), *rest)] = found
                 break
