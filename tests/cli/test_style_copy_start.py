@@ -44,7 +44,7 @@ def test_a_second_start_parses_no_stylesheet_source(tmp_path: Path, isolated_dir
             session.wait_for("1 review", timeout=60)
             before_panel = record.read_text(encoding="utf-8").splitlines()
             session.send(b"?")
-            session.wait_for("First review", timeout=60)
+            session.wait_for("Go to the first", timeout=60)
             session.send(b"q")  # the keys panel is a side panel: q quits
             assert session.wait_exit(timeout=60) == 0
         assert before_panel == [], "the shipped rules did not cover the first frame in a real terminal"

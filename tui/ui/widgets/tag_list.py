@@ -77,8 +77,8 @@ class TagList(CursorList):
             "pagedown", "page(1)", "Page down", id="tags.page-down", tooltip="A page of tags down", show=False
         ),
         Binding("pageup", "page(-1)", "Page up", id="tags.page-up", tooltip="A page of tags up", show=False),
-        Binding("home,g", "edge(-1)", "First", id="tags.first", tooltip="First tag", show=False),
-        Binding("end,G", "edge(1)", "Last", id="tags.last", tooltip="Last tag", show=False),
+        Binding("home,g", "edge(-1)", "First", id="tags.first", tooltip="Go to the first tag", show=False),
+        Binding("end,G", "edge(1)", "Last", id="tags.last", tooltip="Go to the last tag", show=False),
         Binding("enter", "open", "Open", id="tags.open", tooltip="Go to the tag's reviews", show=False),
     ]
 
