@@ -110,7 +110,9 @@ class ReviewList(CursorList):
             "pagedown", "page(1)", "Page down", id="reviews.page-down", tooltip="A page down", show=False
         ),
         Binding("pageup", "page(-1)", "Page up", id="reviews.page-up", tooltip="A page up", show=False),
-        Binding("home,g", "edge(-1)", "First", id="reviews.first", tooltip="Go to the first review", show=False),
+        Binding(
+            "home,g", "edge(-1)", "First", id="reviews.first", tooltip="Go to the first review", show=False
+        ),
         Binding("end,G", "edge(1)", "Last", id="reviews.last", tooltip="Go to the last review", show=False),
         Binding("enter", "open", "Open", id="reviews.open", tooltip="Read the highlighted review"),
     ]
