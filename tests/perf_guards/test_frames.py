@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from tests.app_helpers import make_app, screen_text, settled
+from tests.app_helpers import make_app, on_each_frame, screen_text, settled
 from tui.core.model import NOTES
 from tui.ui.widgets.filter_bar import FilterBar
 from tui.ui.widgets.review_list import ReviewList
@@ -26,14 +26,10 @@ class Frames:
 
     def __init__(self, app: App) -> None:
         self.count = 0
-        display = app._display
+        on_each_frame(app, self._drawn)
 
-        def counting(screen: object, renderable: object) -> None:
-            if renderable is not None:
-                self.count += 1
-            display(screen, renderable)
-
-        app._display = counting  # type: ignore[method-assign]
+    def _drawn(self) -> None:
+        self.count += 1
 
     def take(self) -> int:
         count, self.count = self.count, 0

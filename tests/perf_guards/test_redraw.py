@@ -14,7 +14,7 @@ from textual._compositor import Compositor
 from textual.screen import Screen
 from textual.widget import Widget
 
-from tests.app_helpers import make_app, screen_text, settled
+from tests.app_helpers import make_app, on_each_frame, screen_text, settled
 from tui.core.model import ALL_TAG
 from tui.ui.widgets.review_list import ReviewList
 from tui.ui.widgets.review_view import ReviewView
@@ -226,14 +226,12 @@ async def test_the_first_frame_is_laid_out_at_the_real_width(tmp_path: Path) -> 
     (one character a line) or empty, until their Resize events came a frame later."""
     app = make_app(tmp_path)
     frames: list[str] = []
-    display = app._display
 
-    def recording(screen: object, renderable: object) -> None:
-        if renderable is not None and not frames:
+    def recording() -> None:
+        if not frames:
             frames.append(screen_text(app))
-        display(screen, renderable)  # type: ignore[arg-type]
 
-    app._display = recording  # type: ignore[method-assign]
+    on_each_frame(app, recording)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
     first = frames[0].splitlines()

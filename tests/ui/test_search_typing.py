@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_helpers import by_plain_select, listed, screen_text, settled
+from tests.app_helpers import by_plain_select, listed, on_each_frame, screen_text, settled
 from tests.bench_corpus import generate
 from tests.search_scan import plain_search
 from tests.waiting import workers_done
@@ -62,15 +62,13 @@ async def test_a_keys_frame_lists_the_first_matches_counting(
 ) -> None:
     app = app_at(tmp_path, corpus)
     frames: list[tuple[str, list[str], str]] = []
-    display = app._display
 
-    def recording(screen, renderable) -> None:
-        display(screen, renderable)
+    def recording() -> None:
         box = app.reader.search_bar._input if app.screen_stack else None
-        if renderable is not None and box is not None:
+        if box is not None:
             frames.append((box.value, listed(app), screen_text(app)))
 
-    app._display = recording  # type: ignore[method-assign]
+    on_each_frame(app, recording)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         await pilot.press("slash", "s")
@@ -329,15 +327,13 @@ async def test_the_first_rows_come_in_the_keys_frame_while_texts_are_made(
     so the key's own frame lists the first page."""
     app = app_at(tmp_path, corpus)
     frames: list[tuple[str, list[str], str, int]] = []
-    display = app._display
 
-    def recording(screen, renderable) -> None:
-        display(screen, renderable)
+    def recording() -> None:
         box = app.reader.search_bar._input if app.screen_stack else None
-        if renderable is not None and box is not None:
+        if box is not None:
             frames.append((box.value, listed(app), screen_text(app), len(app.reader.search_index)))
 
-    app._display = recording  # type: ignore[method-assign]
+    on_each_frame(app, recording)
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(app, pilot)
         reader = app.reader
